@@ -1,0 +1,165 @@
+"""The toolkit every calculator uses: facts with their field path, cited steps, rates, caps, floors.
+
+A calculator is a module with ``PARAMETERS`` (the names it reads from its version's data) and
+``calculate(ctx) -> Award``. It reads facts through :meth:`Ctx.need`, so a missing fact becomes an
+answer that names it, and records each rule it applies with :meth:`Ctx.step`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import TypeVar
+
+from legislation.award import Award, Reading, Step
+from legislation.enums import PersonKind
+from legislation.errors import MissingFact
+from legislation.facts import Purchase
+from legislation.money import ZERO, round_cents
+from legislation.versions import Version
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Candidate:
+    """An amount one paragraph would give; calculators compare candidates when several apply."""
+
+    amount: Decimal
+    paragraph: str
+    reason: str
+
+
+class Ctx:
+    """The explained evaluation of one version's barème for one purchase."""
+
+    __slots__ = (
+        "version", "purchase", "vehicle", "buyer", "decisive_date", "open_branches",
+        "steps", "assumptions", "readings", "alternatives",
+    )
+
+    def __init__(self, version: Version, purchase: Purchase, decisive_date: date, open_branches: frozenset[str]) -> None:
+        self.version = version
+        self.purchase = purchase
+        self.vehicle = purchase.vehicle
+        self.buyer = purchase.buyer
+        self.decisive_date = decisive_date
+        self.open_branches = open_branches
+        self.steps: list[Step] = []
+        self.assumptions: list[str] = []
+        self.readings: list[Reading] = []
+        self.alternatives: list[Step] = []
+
+    def cite(self, paragraph: str) -> str:
+        """« C. énergie, art. D. 251-7, 1° »."""
+        return f"{self.version.citation}, {paragraph}" if paragraph else self.version.citation
+
+    def need(self, value: T | None, field: str, paragraph: str) -> T:
+        """The fact's value, or a :class:`MissingFact` naming the field and the paragraph."""
+        if value is None:
+            raise MissingFact(field, self.cite(paragraph))
+        return value
+
+    def p(self, name: str) -> Decimal:
+        """A parameter of the version (an amount, rate or threshold of its text)."""
+        return self.version.parameters[name].value
+
+    def step(self, paragraph: str, text: str, amount: Decimal | None = None) -> None:
+        self.steps.append(Step(citation=self.cite(paragraph), text=text, amount=amount))
+
+    def assume(self, text: str) -> None:
+        if text not in self.assumptions:
+            self.assumptions.append(text)
+
+    def read(self, reading_id: str, text: str) -> None:
+        if all(r.id != reading_id for r in self.readings):
+            self.readings.append(Reading(id=reading_id, text=text))
+
+    def is_open(self, branch: str) -> bool:
+        """Whether an inline transitional branch of this version is open for the purchase."""
+        return branch in self.open_branches
+
+    # -- money rules -------------------------------------------------------------------------
+
+    def cost_with_battery(self, paragraph: str) -> Decimal:
+        """« coût d'acquisition toutes taxes comprises, augmenté le cas échéant du coût de la batterie
+        si celle-ci est prise en location »."""
+        cost = self.need(self.vehicle.acquisition_cost, "vehicle.acquisition_cost", paragraph)
+        return cost + self.vehicle.battery_rental_cost
+
+    def rate(self, paragraph: str, rate: str, base: Decimal, base_label: str) -> Decimal:
+        """``rate`` × ``base``, recorded as a step."""
+        amount = round_cents(self.p(rate) * base)
+        self.step(paragraph, f"{_pct(self.p(rate))} × {base_label} {base} € = {amount} €", amount)
+        return amount
+
+    def per_unit(self, paragraph: str, per_unit: str, quantity: Decimal, unit: str) -> Decimal:
+        """``per_unit`` euros for each ``unit`` (« 250 euros par kilowattheure »), recorded as a step."""
+        amount = round_cents(self.p(per_unit) * quantity)
+        self.step(paragraph, f"{self.p(per_unit)} € per {unit} × {quantity} {unit} = {amount} €", amount)
+        return amount
+
+    def cap(self, paragraph: str, amount: Decimal, cap: Decimal, label: str) -> Decimal:
+        """« dans la limite de X euros » / « sans être supérieur à X euros »: the lower of the two."""
+        if amount > cap:
+            self.step(paragraph, f"{label}: {amount} € > {cap} €, the cap applies", cap)
+            return cap
+        self.step(paragraph, f"{label}: {amount} € ≤ {cap} €, the cap does not bind", amount)
+        return amount
+
+    def floor(self, paragraph: str, amount: Decimal, floor: Decimal, label: str) -> Decimal:
+        """« sans être inférieur à X euros »: the higher of the two."""
+        if amount < floor:
+            self.step(paragraph, f"{label}: {amount} € < {floor} €, the floor applies", floor)
+            return floor
+        self.step(paragraph, f"{label}: {amount} € ≥ {floor} €, the floor does not bind", amount)
+        return amount
+
+    def is_legal_person_for_caps(self, paragraph: str) -> bool:
+        """Natural versus legal person for a cap; the State counts as a legal person (reading stated)."""
+        kind = self.need(self.buyer.person_kind, "buyer.person_kind", paragraph)
+        if kind is PersonKind.STATE_ADMINISTRATION:
+            self.read(
+                "state-is-legal-person",
+                "An « administration de l'Etat » is eligible (D. 251-1) but the text only sets caps for a "
+                "« personne physique » or a « personne morale »; the State is a legal person of public law, "
+                "so the legal-person cap applies.",
+            )
+            return True
+        return kind is PersonKind.LEGAL_PERSON
+
+    # -- results -----------------------------------------------------------------------------
+
+    def award(self, amount: Decimal, paragraph: str, reason: str) -> Award:
+        return self._result(round_cents(amount), True, paragraph, reason)
+
+    def refuse(self, paragraph: str, reason: str) -> Award:
+        return self._result(ZERO, False, paragraph, reason)
+
+    def best(self, candidates: list[Candidate], why: str) -> Award:
+        """Keep the highest of several paragraphs the purchase meets; show the others."""
+        kept = max(candidates, key=lambda c: c.amount)
+        for other in candidates:
+            if other is not kept:
+                self.alternatives.append(Step(citation=self.cite(other.paragraph), text=other.reason, amount=other.amount))
+        if len(candidates) > 1:
+            self.read("alternative-cases-most-favourable", why)
+        return self.award(kept.amount, kept.paragraph, kept.reason)
+
+    def _result(self, amount: Decimal, eligible: bool, paragraph: str, reason: str) -> Award:
+        return Award(
+            version_id=self.version.id,
+            amount=amount,
+            eligible=eligible,
+            reason=reason,
+            paragraph=self.cite(paragraph),
+            steps=tuple(self.steps),
+            assumptions=tuple(self.assumptions),
+            readings=tuple(self.readings),
+            alternatives=tuple(self.alternatives),
+        )
+
+
+def _pct(rate: Decimal) -> str:
+    return f"{(rate * 100).normalize():f} %"

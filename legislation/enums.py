@@ -1,0 +1,131 @@
+"""Closed sets of the domain, each named after the French legal notion it stands for."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Scheme(StrEnum):
+    """The aid: « bonus écologique » or « prime à la conversion »."""
+
+    BONUS = "bonus"
+    CONVERSION_PREMIUM = "conversion_premium"
+
+
+class Acquisition(StrEnum):
+    """« acquisition » (purchase) or « location d'une durée supérieure ou égale à deux ans » (lease)."""
+
+    PURCHASE = "purchase"
+    LEASE = "lease"
+
+
+class VehicleCategory(StrEnum):
+    """Vehicle category in the sense of article R. 311-1 of the code de la route."""
+
+    PASSENGER_CAR = "passenger_car"  # voiture particulière (M1)
+    VAN = "van"  # camionnette (N1)
+    TWO_THREE_WHEELER = "two_three_wheeler"  # véhicule à deux ou trois roues, quadricycle (L)
+    ELECTRIC_BICYCLE = "electric_bicycle"  # cycle à pédalage assisté
+    LIGHT_M2_N2 = "light_m2_n2"  # M2 ou N2 ≤ 3,5 t avec dérogation de poids (D. 251-1 1° c), 2019-2021)
+
+
+class Energy(StrEnum):
+    """« source d'énergie » of the vehicle, as the texts distinguish them."""
+
+    ELECTRIC = "electric"
+    HYDROGEN = "hydrogen"
+    PETROL_ELECTRIC_HYBRID = "petrol_electric_hybrid"
+    DIESEL_ELECTRIC_HYBRID = "diesel_electric_hybrid"
+    LPG_ELECTRIC_HYBRID = "lpg_electric_hybrid"
+    CNG_ELECTRIC_HYBRID = "cng_electric_hybrid"
+    PETROL = "petrol"
+    DIESEL = "diesel"
+    LPG = "lpg"
+    CNG = "cng"
+    OTHER = "other"
+
+    @property
+    def is_hybrid(self) -> bool:
+        return self.value.endswith("_electric_hybrid")
+
+
+class PersonKind(StrEnum):
+    """« personne physique », « personne morale » or « administration de l'Etat »."""
+
+    NATURAL_PERSON = "natural_person"
+    LEGAL_PERSON = "legal_person"
+    STATE_ADMINISTRATION = "state_administration"
+
+
+class PowerBasis(StrEnum):
+    """Which instrument the « puissance maximale nette du moteur » was measured under."""
+
+    REGULATION_EU_168_2013 = "regulation_eu_168_2013"
+    DIRECTIVE_2002_24_EC = "directive_2002_24_ec"
+
+
+class EuroStandard(StrEnum):
+    """« norme Euro » of the vehicle (règlement (CE) n° 715/2007)."""
+
+    EURO_4 = "euro_4"
+    EURO_5 = "euro_5"
+    EURO_6 = "euro_6"
+
+
+class CritAir(StrEnum):
+    """Class under the arrêté of article R. 318-2 of the code de la route (« Crit'Air »)."""
+
+    ELECTRIC = "electric"
+    CLASS_1 = "1"
+    CLASS_2 = "2"
+    CLASS_3 = "3"
+    CLASS_4 = "4"
+    CLASS_5 = "5"
+    UNCLASSIFIED = "unclassified"
+
+
+class VanClass(StrEnum):
+    """« classe » of a light commercial vehicle, annex 1 of règlement (CE) n° 715/2007."""
+
+    I = "I"  # noqa: E741 - the regulation's own name
+    II = "II"
+    III = "III"
+
+
+class Provenance(StrEnum):
+    """How sure the catalogue is of a version's text."""
+
+    OFFICIAL = "official"  # the text was seen on an official or consolidated source
+    SEED = "seed"  # the text is one of the product's seed extracts
+    SECONDARY = "secondary"  # barème known from secondary sources only
+
+
+class Role(StrEnum):
+    """What a text does: fixes the amounts, sets the conditions, or organises the management."""
+
+    AMOUNTS = "amounts"
+    CONDITIONS = "conditions"
+    MANAGEMENT = "management"
+    TRANSITIONAL = "transitional"
+
+
+class KeepMode(StrEnum):
+    """What an open transitional clause keeps."""
+
+    INLINE = "inline"  # branches of this version's own calculator
+    PREVIOUS = "previous"  # the previous version, instead of this one
+    MORE_FAVOURABLE = "more_favourable"  # both; the higher amount is kept
+
+
+class OrderTest(StrEnum):
+    """How a transitional clause compares the order date with its limit."""
+
+    ORDERED_BEFORE = "ordered_before"  # « avant le … » (exclusive)
+    ORDERED_ON_OR_BEFORE = "ordered_on_or_before"  # « avant le … inclus »
+
+
+class DeadlineBasis(StrEnum):
+    """Whether a clause's deadline is written in the text or computed from a period."""
+
+    EXPLICIT = "explicit"
+    COMPUTED = "computed"

@@ -1,0 +1,57 @@
+"""Typed domain errors. Each names the field or the text it is about."""
+
+from __future__ import annotations
+
+from datetime import date
+
+
+class VigueurError(Exception):
+    """Base of every domain error."""
+
+    field: str | None = None
+
+
+class InvalidDates(VigueurError):
+    """The purchase's dates contradict each other or one is missing."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class MissingFact(VigueurError):
+    """A calculator needs a fact the request does not give."""
+
+    def __init__(self, field: str, paragraph: str) -> None:
+        super().__init__(f"the text ({paragraph}) needs {field}, which the request does not give")
+        self.field = field
+        self.paragraph = paragraph
+
+
+class NoVersionInForce(VigueurError):
+    """No version of a scheme's text is on file for a date."""
+
+    def __init__(self, scheme: str, on: date, before: str | None, after: str | None) -> None:
+        near = ", ".join(x for x in (f"before: {before}" if before else "", f"after: {after}" if after else "") if x)
+        super().__init__(f"no version of the {scheme} amounts on file for {on.isoformat()}" + (f" ({near})" if near else ""))
+        self.scheme = scheme
+        self.on = on
+        self.nearest_before = before
+        self.nearest_after = after
+
+
+class UnknownVersion(VigueurError):
+    """A version id that is not in the catalogue."""
+
+    def __init__(self, version_id: str) -> None:
+        super().__init__(f"no version with id {version_id!r}")
+        self.version_id = version_id
+
+
+class CatalogueError(VigueurError):
+    """The ``versions/`` tree breaks a rule; the message names the file and the field."""
+
+    def __init__(self, path: str, field: str, message: str) -> None:
+        super().__init__(f"{path}: {field}: {message}")
+        self.path = path
+        self.field = field

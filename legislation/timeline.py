@@ -1,0 +1,113 @@
+"""A scheme's amounts versions on a timeline: half-open periods, no overlap, declared gaps."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from legislation.enums import Role, Scheme
+from legislation.errors import NoVersionInForce, UnknownVersion
+from legislation.versions import Version
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Gap:
+    """A period with no version on file, declared so that it is never silently bridged."""
+
+    scheme: Scheme
+    start: date
+    end: date  # exclusive
+    reason: str
+
+
+class Timeline:
+    """The amounts versions of one scheme, sorted by ``valid_from``."""
+
+    __slots__ = ("scheme", "versions", "gaps", "_starts")
+
+    def __init__(self, scheme: Scheme, versions: Iterable[Version], gaps: Iterable[Gap] = ()) -> None:
+        self.scheme = scheme
+        self.versions: tuple[Version, ...] = tuple(sorted(versions, key=lambda v: v.valid_from))
+        self.gaps: tuple[Gap, ...] = tuple(sorted(gaps, key=lambda g: g.start))
+        self._starts = [v.valid_from.toordinal() for v in self.versions]
+
+    def find(self, day: date) -> Version | None:
+        """The version with ``valid_from <= day < valid_until``, or None."""
+        i = bisect_right(self._starts, day.toordinal()) - 1
+        if i >= 0 and self.versions[i].is_in_force(day):
+            return self.versions[i]
+        return None
+
+    def in_force(self, day: date) -> Version:
+        """The version in force on ``day``; :class:`NoVersionInForce` names the nearest ones."""
+        found = self.find(day)
+        if found is not None:
+            return found
+        before, after = self.nearest(day)
+        raise NoVersionInForce(self.scheme.value, day, before.id if before else None, after.id if after else None)
+
+    def nearest(self, day: date) -> tuple[Version | None, Version | None]:
+        """The last version ending on or before ``day`` and the first starting after it."""
+        before = [v for v in self.versions if v.valid_until is not None and v.valid_until <= day]
+        after = [v for v in self.versions if v.valid_from > day]
+        return (before[-1] if before else None, after[0] if after else None)
+
+    def previous(self, version: Version) -> Version | None:
+        """The version just before ``version`` on this timeline, when it ends where ``version`` starts."""
+        i = self.versions.index(version)
+        if i > 0 and self.versions[i - 1].valid_until == version.valid_from:
+            return self.versions[i - 1]
+        return None
+
+    def gap_on(self, day: date) -> Gap | None:
+        return next((g for g in self.gaps if g.start <= day < g.end), None)
+
+    @property
+    def first_day(self) -> date | None:
+        return self.versions[0].valid_from if self.versions else None
+
+    @property
+    def last_day(self) -> date | None:
+        if not self.versions:
+            return None
+        return self.versions[-1].last_day
+
+
+class Catalogue:
+    """Every version on file, with one timeline per scheme of its amounts texts."""
+
+    __slots__ = ("versions", "timelines")
+
+    def __init__(self, versions: Iterable[Version], gaps: Iterable[Gap] = ()) -> None:
+        self.versions: dict[str, Version] = {v.id: v for v in versions}
+        gap_list = list(gaps)
+        self.timelines: dict[Scheme, Timeline] = {
+            scheme: Timeline(
+                scheme,
+                (v for v in self.versions.values() if v.scheme is scheme and v.role is Role.AMOUNTS),
+                (g for g in gap_list if g.scheme is scheme),
+            )
+            for scheme in Scheme
+        }
+
+    def get(self, version_id: str) -> Version:
+        try:
+            return self.versions[version_id]
+        except KeyError:
+            raise UnknownVersion(version_id) from None
+
+    def timeline(self, scheme: Scheme) -> Timeline:
+        return self.timelines[scheme]
+
+    def in_force_texts(self, day: date, role: Role | None = None) -> list[Version]:
+        """Every version (any role) in force on ``day``."""
+        return [v for v in self.versions.values() if v.is_in_force(day) and (role is None or v.role is role)]
+
+    def claim_deadline_text(self, scheme: Scheme, day: date) -> Version | None:
+        """The management text in force on ``day`` that sets the claim deadline for ``scheme``."""
+        for v in self.versions.values():
+            if v.claim_deadline_months is not None and v.is_in_force(day) and v.scheme in (None, scheme):
+                return v
+        return None

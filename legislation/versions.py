@@ -1,0 +1,101 @@
+"""A version of a legal text: its wording, its period in force, its source and its data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from legislation.enums import DeadlineBasis, KeepMode, OrderTest, Provenance, Role, Scheme
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Source:
+    """Where the wording comes from: the amending decree, its publication, and the links."""
+
+    decree: str  # « Décret n° 2014-1672 du 30 décembre 2014 »
+    decree_date: date | None = None
+    jorf: str | None = None  # « JORF n° 0302 du 31 décembre 2014 »
+    jorf_date: date | None = None
+    nor: str | None = None
+    eli: str | None = None
+    url: str | None = None
+    legiarti: str | None = None
+    jorftext: str | None = None
+    confidence: str = "likely"  # confirmed | likely | guess (legal/README.md)
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Parameter:
+    """A number of the text: value, the paragraph that fixes it and the words that say it."""
+
+    name: str
+    value: Decimal
+    paragraph: str
+    quote: str  # verbatim words of the text; the loader checks they are in it
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TransitionalClause:
+    """« Dispositions transitoires » as data.
+
+    Open iff an order date passes ``order_test`` against ``order_limit`` and the decisive date is
+    on or before ``decisive_on_or_before``.
+    """
+
+    id: str
+    keeps: KeepMode
+    order_test: OrderTest
+    order_limit: date
+    decisive_on_or_before: date
+    deadline_basis: DeadlineBasis
+    deadline_reading: str  # how the deadline was read from the words (stated in every answer)
+    paragraph: str  # where the clause is: « art. 3, 1° a), 2e alinéa » or « décret 2020-1526, art. 4 »
+    wording: str  # verbatim
+    source: Source | None = None  # the clause's own source when it is not in this version's text
+    kept_version_id: str | None = None  # previous / more_favourable: the version it keeps
+    kept_version_label: str = ""  # how the text names the kept wording
+    new_vehicles_only: bool = False  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
+    branches: tuple[str, ...] = ()  # inline: which calculator branches it opens
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Version:
+    """The wording of one text in force on ``[valid_from, valid_until)``."""
+
+    id: str
+    scheme: Scheme | None  # None for a text shared by both schemes (management articles)
+    role: Role
+    article: str  # stable key of the text: « decret-2014-1672-art3 », « D251-7 »
+    citation: str  # how an answer cites it: « décret n° 2014-1672, art. 3 »
+    title: str
+    valid_from: date
+    valid_until: date | None  # exclusive; None = still open or end not known
+    text: str
+    source: Source
+    provenance: Provenance
+    period_confidence: str
+    calculator: str | None  # None for a text-only version
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    transitional: tuple[TransitionalClause, ...] = ()
+    relies_on: tuple[str, ...] = ()  # ids of other versions the calculator applies (conditions)
+    claim_deadline_months: int | None = None  # management text: « dans les six mois suivant … »
+    claim_deadline_paragraph: str = ""
+    notes: str = ""
+    content_hash: str = ""
+
+    def is_in_force(self, day: date) -> bool:
+        """True when ``valid_from <= day < valid_until``."""
+        return self.valid_from <= day and (self.valid_until is None or day < self.valid_until)
+
+    @property
+    def last_day(self) -> date | None:
+        """The last day in force (``valid_until`` − 1 day), or None when open."""
+        if self.valid_until is None:
+            return None
+        return date.fromordinal(self.valid_until.toordinal() - 1)
+
+    def param(self, name: str) -> Decimal:
+        """The value of a parameter of this version."""
+        return self.parameters[name].value

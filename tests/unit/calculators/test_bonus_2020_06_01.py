@@ -1,0 +1,131 @@
+"""C. énergie D. 251-7, version 2020-06-01 (seed 000): every paragraph at its boundaries.
+
+Expected amounts come from the text, with the arithmetic next to them.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from legislation import Catalogue, CritAir, Energy, PersonKind, PowerBasis, Scheme, VehicleCategory, calculate
+from tests.builders import purchase
+
+INVOICE = "2020-07-15"
+NATURAL = {"person_kind": PersonKind.NATURAL_PERSON}
+LEGAL = {"person_kind": PersonKind.LEGAL_PERSON}
+CAR = VehicleCategory.PASSENGER_CAR
+
+
+def award(catalogue: Catalogue, **kw):  # type: ignore[no-untyped-def]
+    result = calculate(catalogue, purchase(INVOICE, **kw), Scheme.BONUS)
+    assert result.resolution.version is not None and result.resolution.version.id == "D251-7.2020-06-01"
+    return result.award
+
+
+@pytest.mark.parametrize(
+    ("cost", "buyer", "expected", "paragraph"),
+    [
+        ("20000", NATURAL, "5400.00", "1°"),  # 27 % × 20 000 = 5 400 < 7 000: rate binds
+        ("30000", NATURAL, "7000.00", "1°"),  # 27 % × 30 000 = 8 100 > 7 000: cap binds
+        ("25925.93", NATURAL, "7000.00", "1°"),  # 27 % × 25 925.93 = 7 000.0011 → cap 7 000
+        ("18500", LEGAL, "4995.00", "1°"),  # 27 % × 18 500 = 4 995 < 5 000: rate binds for a legal person
+        ("18518.51", NATURAL, "5000.00", "1°"),  # 27 % × 18 518.51 = 4 999.9977 → rounded to the cent 5 000.00
+        ("30000", LEGAL, "5000.00", "1°"),  # 8 100 > 5 000: legal-person cap
+        ("44999.99", NATURAL, "7000.00", "1°"),  # just under 45 000: still 1°
+        ("45000", NATURAL, "3000.00", "2°"),  # « compris entre 45 000 et 60 000 »: exactly 45 000 is 2°
+        ("60000", NATURAL, "3000.00", "2°"),  # exactly 60 000 still 2°
+        ("60000.01", NATURAL, "0.00", "3°"),  # above 60 000: a petrol-free car that is not a van: nothing
+    ],
+)
+def test_zero_emission_car_price_bands(catalogue: Catalogue, cost: str, buyer: dict, expected: str, paragraph: str) -> None:
+    a = award(catalogue, category=CAR, energy=Energy.ELECTRIC, co2_g_per_km=0, acquisition_cost=cost, buyer=buyer)
+    assert a.amount == Decimal(expected)
+    assert a.paragraph.endswith(paragraph)
+
+
+def test_state_administration_takes_the_legal_person_cap(catalogue: Catalogue) -> None:
+    a = award(catalogue, category=CAR, co2_g_per_km=0, acquisition_cost="30000",
+              buyer={"person_kind": PersonKind.STATE_ADMINISTRATION})
+    assert a.amount == Decimal("5000.00")  # 8 100 > 5 000
+    assert any(r.id == "state-is-legal-person" for r in a.readings)
+
+
+def test_battery_rental_counts_in_price_and_base(catalogue: Catalogue) -> None:
+    # 40 000 + 5 000 battery lease = 45 000: « incluant … location de la batterie » → 2°, 3 000
+    a = award(catalogue, category=CAR, co2_g_per_km=0, acquisition_cost="40000", battery_rental_cost=Decimal("5000"), buyer=NATURAL)
+    assert a.amount == Decimal("3000.00") and a.paragraph.endswith("2°")
+
+
+@pytest.mark.parametrize(
+    ("category", "energy", "expected"),
+    [
+        (VehicleCategory.VAN, Energy.ELECTRIC, "3000.00"),  # 3°: van > 60 000
+        (CAR, Energy.HYDROGEN, "3000.00"),  # 3°: hydrogen > 60 000
+        (CAR, Energy.ELECTRIC, "0.00"),  # no paragraph for an electric car > 60 000
+    ],
+)
+def test_above_60000(catalogue: Catalogue, category: VehicleCategory, energy: Energy, expected: str) -> None:
+    a = award(catalogue, category=category, energy=energy, co2_g_per_km=0, acquisition_cost="75000", buyer=NATURAL)
+    assert a.amount == Decimal(expected)
+
+
+@pytest.mark.parametrize(
+    ("co2", "cost", "city_range", "expected", "eligible"),
+    [
+        (20, "30000", "60", "7000.00", True),  # 20 g is still 1° (≤ 20)
+        (21, "30000", "60", "2000.00", True),  # 21 g: 7°
+        (50, "50000", "51", "2000.00", True),  # 50 g, exactly 50 000 (≤), range 51 > 50
+        (50, "50000.01", "60", "0.00", False),  # cost above 50 000
+        (35, "40000", "50", "0.00", False),  # range must be above 50 km
+        (51, "30000", "80", "0.00", False),  # 51 g: no paragraph
+    ],
+)
+def test_co2_bands_and_plug_in_hybrids(catalogue: Catalogue, co2: int, cost: str, city_range: str, expected: str, eligible: bool) -> None:
+    a = award(catalogue, category=CAR, energy=Energy.PETROL_ELECTRIC_HYBRID, co2_g_per_km=co2, acquisition_cost=cost,
+              city_electric_range_km=city_range, buyer=NATURAL)
+    assert (a.amount, a.eligible) == (Decimal(expected), eligible)
+
+
+L = VehicleCategory.TWO_THREE_WHEELER
+
+
+@pytest.mark.parametrize(
+    ("power", "basis", "kwh", "cost", "expected", "paragraph"),
+    [
+        ("2", PowerBasis.REGULATION_EU_168_2013, "2", "5000", "500.00", "4°"),  # 250 × 2 = 500; 27 % × 5 000 = 1 350; min(1 350, 900) = 900 > 500
+        ("2", PowerBasis.REGULATION_EU_168_2013, "5", "10000", "900.00", "4°"),  # 250 × 5 = 1 250 > 900 cap
+        ("4", PowerBasis.REGULATION_EU_168_2013, "5", "2000", "540.00", "4°"),  # 1 250 > 27 % × 2 000 = 540 (lower than 900)
+        ("1.9", PowerBasis.REGULATION_EU_168_2013, "2", "400", "80.00", "5°"),  # < 2 kW: 20 % × 400 = 80
+        ("1.9", PowerBasis.REGULATION_EU_168_2013, "2", "2000", "100.00", "5°"),  # 20 % × 2 000 = 400 > 100 cap
+        ("2.5", PowerBasis.DIRECTIVE_2002_24_EC, "2", "2000", "100.00", "5°"),  # under the directive the bar is 3 kW
+        ("3", PowerBasis.DIRECTIVE_2002_24_EC, "2", "5000", "500.00", "4°"),  # 3 kW under the directive: 4°
+    ],
+)
+def test_two_three_wheelers(catalogue: Catalogue, power: str, basis: PowerBasis, kwh: str, cost: str, expected: str, paragraph: str) -> None:
+    a = award(catalogue, category=L, uses_lead_battery=False, net_max_power_kw=power, power_basis=basis,
+              battery_energy_kwh=kwh, acquisition_cost=cost, buyer=NATURAL)
+    assert a.amount == Decimal(expected) and a.paragraph.endswith(paragraph)
+
+
+def test_lead_battery_is_not_aided(catalogue: Catalogue) -> None:
+    a = award(catalogue, category=L, uses_lead_battery=True, net_max_power_kw="4", power_basis=PowerBasis.REGULATION_EU_168_2013,
+              battery_energy_kwh="2", acquisition_cost="3000", buyer=NATURAL)
+    assert (a.amount, a.eligible) == (Decimal("0.00"), False)
+
+
+@pytest.mark.parametrize(("cost", "expected"), [("10000", "2700.00"), ("20000", "4000.00")])  # 27 % × 10 000; 5 400 > 4 000
+def test_light_m2_n2(catalogue: Catalogue, cost: str, expected: str) -> None:
+    a = award(catalogue, category=VehicleCategory.LIGHT_M2_N2, acquisition_cost=cost, buyer=NATURAL)
+    assert a.amount == Decimal(expected) and a.paragraph.endswith("6°")
+
+
+def test_electric_bicycle_is_not_in_this_text(catalogue: Catalogue) -> None:
+    a = award(catalogue, category=VehicleCategory.ELECTRIC_BICYCLE, acquisition_cost="1500", buyer=NATURAL)
+    assert a.eligible is False
+
+
+def test_missing_price_is_named(catalogue: Catalogue) -> None:
+    a = award(catalogue, category=CAR, co2_g_per_km=0, buyer=NATURAL, critair=CritAir.ELECTRIC)
+    assert a.eligible is None and a.missing_facts == ("vehicle.acquisition_cost",)
