@@ -233,18 +233,22 @@ def _check_no_overlap(members: list[Version], group: str, where: str) -> None:
 
 
 def _check_gaps_declared(scheme: Scheme, amounts: list[Version], gaps: list[Gap], where: str) -> None:
-    for a, b in zip(amounts, amounts[1:], strict=False):
-        if a.valid_until is not None and a.valid_until < b.valid_from and not any(
-            g.start == a.valid_until and g.end == b.valid_from for g in gaps
-        ):
-            raise CatalogueError(f"{where}/catalogue.toml", "gaps",
-                                 f"undeclared gap in {scheme.value} from {a.valid_until} to {b.valid_from} "
-                                 f"(between {a.id} and {b.id}); declare it with its reason")
     for g in gaps:
         inside = [v.id for v in amounts if v.valid_from < g.end and (v.valid_until is None or v.valid_until > g.start)]
         if inside:
             raise CatalogueError(f"{where}/catalogue.toml", "gaps",
                                  f"declared gap {g.start}–{g.end} of {scheme.value} overlaps {inside[0]}")
+    for a, b in zip(amounts, amounts[1:], strict=False):
+        if a.valid_until is None or a.valid_until >= b.valid_from:
+            continue
+        covered = a.valid_until
+        for g in sorted(gaps, key=lambda g: g.start):
+            if g.start <= covered < g.end:
+                covered = g.end
+        if covered < b.valid_from:
+            raise CatalogueError(f"{where}/catalogue.toml", "gaps",
+                                 f"undeclared gap in {scheme.value} from {covered} to {b.valid_from} "
+                                 f"(between {a.id} and {b.id}); declare it with its reason")
 
 
 def _with_hash(version: Version, text_bytes: bytes) -> Version:

@@ -68,6 +68,10 @@ class Ctx:
     def step(self, paragraph: str, text: str, amount: Decimal | None = None) -> None:
         self.steps.append(Step(citation=self.cite(paragraph), text=text, amount=amount))
 
+    def step_at(self, citation: str, text: str, amount: Decimal | None = None) -> None:
+        """A step that applies another text (e.g. the conditions article): the full citation is given."""
+        self.steps.append(Step(citation=citation, text=text, amount=amount))
+
     def assume(self, text: str) -> None:
         if text not in self.assumptions:
             self.assumptions.append(text)
