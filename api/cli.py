@@ -1,0 +1,149 @@
+"""The `vigueur` command line. Its JSON output is the contract the HTTP API reuses byte for byte.
+
+Exit codes: 0 success; 2 invalid request or arguments (a problem document names the field);
+3 the catalogue in ``versions/`` is invalid; 4 unknown version or no version on file.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from api.contract import CalculationRequest, RequestError, dumps, parse_request
+from api.explain import explain_calculation, explain_resolution
+from api.loader import load_catalogue
+from api.responses import CalculationResponse, ResolveResponse
+from api.service import calculate_document, render_version, resolve_document, version_ref
+from legislation import Catalogue, Scheme
+from legislation.errors import CatalogueError, InvalidDates, UnknownVersion
+
+app = typer.Typer(
+    name="vigueur",
+    help="Which version of the French clean-vehicle aid decrees applied to a purchase, and what it gave.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+VersionsDir = Annotated[Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: the repository's versions/).")]
+RequestFile = Annotated[str | None, typer.Argument(help="Request JSON file; '-' or nothing reads standard input.")]
+Explain = Annotated[bool, typer.Option("--explain", help="A readable French/English trace instead of JSON.")]
+
+
+def fail(status: int, title: str, errors: list[dict[str, str]], code: int) -> None:
+    """Print an RFC 9457 problem document and exit with ``code``."""
+    typer.echo(dumps({"type": "about:blank", "title": title, "status": status, "errors": errors}), nl=False)
+    raise typer.Exit(code)
+
+
+def catalogue_from(versions_dir: Path | None) -> Catalogue:
+    try:
+        return load_catalogue(versions_dir)
+    except CatalogueError as exc:
+        typer.echo(f"invalid catalogue: {exc}", err=True)
+        raise typer.Exit(3) from None
+
+
+def read_request(source: str | None) -> CalculationRequest:
+    if source in (None, "-"):
+        raw = sys.stdin.buffer.read()
+    else:
+        path = Path(source)
+        if not path.is_file():
+            fail(400, "Request file not found", [{"field": "request", "message": f"no file {source}"}], 2)
+        raw = path.read_bytes()
+    try:
+        return parse_request(raw)
+    except RequestError as exc:
+        fail(422, "Invalid request", exc.errors, 2)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> dict[str, Any]:
+    try:
+        if kind == "calculate":
+            return calculate_document(catalogue, request)
+        return resolve_document(catalogue, request)
+    except InvalidDates as exc:
+        fail(422, "Invalid dates", [{"field": exc.field or "", "message": str(exc)}], 2)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@app.command()
+def calculate(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None) -> None:
+    """Compute the aid(s) for a purchase or lease: amount, version, paragraphs, clauses, claim deadline."""
+    catalogue = catalogue_from(versions_dir)
+    doc = _document("calculate", catalogue, read_request(request))
+    typer.echo(explain_calculation(doc) if explain else dumps(doc), nl=False)
+
+
+@app.command()
+def resolve(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None) -> None:
+    """Which version applies to a purchase or lease, and which transitional clauses are open."""
+    catalogue = catalogue_from(versions_dir)
+    doc = _document("resolve", catalogue, read_request(request))
+    typer.echo(explain_resolution(doc) if explain else dumps(doc), nl=False)
+
+
+@app.command()
+def versions(
+    scheme: Annotated[Scheme | None, typer.Option(help="Only this scheme.")] = None,
+    on: Annotated[str | None, typer.Option(help="The version in force on this date (YYYY-MM-DD).")] = None,
+    versions_dir: VersionsDir = None,
+) -> None:
+    """The timeline of each scheme, or the version in force on a date."""
+    catalogue = catalogue_from(versions_dir)
+    day = _parse_day(on) if on else None
+    schemes = [scheme] if scheme else list(Scheme)
+    out = []
+    for s in schemes:
+        timeline = catalogue.timeline(s)
+        if day is None:
+            out.append({"scheme": s.value, "versions": [render_version(v, with_text=False) for v in timeline.versions],
+                        "gaps": [{"start": g.start.isoformat(), "end": g.end.isoformat(), "reason": g.reason} for g in timeline.gaps]})
+            continue
+        found = timeline.find(day)
+        before, after = timeline.nearest(day)
+        out.append({"scheme": s.value, "on": day.isoformat(),
+                    "in_force": render_version(found, with_text=False) if found else None,
+                    "message": None if found else f"no version of the {s.value} amounts on file for {day.isoformat()}",
+                    "nearest_versions": None if found else {"before": version_ref(before), "after": version_ref(after)}})
+    typer.echo(dumps({"schemes": out}), nl=False)
+
+
+@app.command()
+def show(version_id: Annotated[str, typer.Argument(help="A version id, e.g. D251-7.2020-06-01.")], versions_dir: VersionsDir = None) -> None:
+    """A version's metadata, source and verbatim text."""
+    catalogue = catalogue_from(versions_dir)
+    try:
+        version = catalogue.get(version_id)
+    except UnknownVersion as exc:
+        fail(404, "Unknown version", [{"field": "version_id", "message": f"{exc}; known: {', '.join(sorted(catalogue.versions))}"}], 4)
+        return
+    typer.echo(dumps(render_version(version)), nl=False)
+
+
+@app.command()
+def schema() -> None:
+    """The JSON Schema of the request and of the responses."""
+    typer.echo(dumps({
+        "request": CalculationRequest.model_json_schema(),
+        "calculate_response": CalculationResponse.model_json_schema(),
+        "resolve_response": ResolveResponse.model_json_schema(),
+    }), nl=False)
+
+
+def _parse_day(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        fail(422, "Invalid date", [{"field": "on", "message": f"{value!r} is not a date YYYY-MM-DD"}], 2)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    app()
