@@ -53,6 +53,7 @@ def _header(r: dict[str, Any]) -> list[str]:
         for side in ("before", "after"):
             if near.get(side):
                 lines.append(f"  Version la plus proche / Nearest ({side}): {near[side]['version_id']}")
+        lines += [f"  Note: {n}" for n in r["notes"]]
         return lines
     until = r["last_day_in_force"] or "…"
     lines.append(f"  Texte / Text: {r['citation']} — {r['version_id']} (en vigueur / in force {r['valid_from']} → {until}; "
