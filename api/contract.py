@@ -55,7 +55,7 @@ class VehicleIn(BaseModel):
     critair: CritAir | None = Field(None, description="« classé » under the arrêté of article R. 318-2 du code de la route (Crit'Air).")
     van_class: VanClass | None = Field(None, description="« classe I, II ou III » au sens de l'annexe 1 du règlement (CE) n° 715/2007.")
     previously_registered: bool | None = Field(None, description="« a fait l'objet précédemment d'une première immatriculation en France ou à l'étranger ».")
-    first_registration_date: Annotated[date, Field(description="« date de première immatriculation ».")] | None = None
+    first_registration_date: date | None = Field(None, description="« date de première immatriculation ».")
     new_registration_system: bool | None = Field(None, description="« relève du nouveau dispositif d'immatriculation » (CGI art. 1007, 4°).")
     wheelchair_accessible: bool | None = Field(None, description="« accessible en fauteuil roulant ».")
 
@@ -83,9 +83,9 @@ class ScrappedVehicleIn(BaseModel):
 
     energy: Energy | None = Field(None, description="« carburant principal » of the scrapped vehicle (diesel = « gazole »).")
     category: VehicleCategory | None = Field(None, description="« catégorie » of the scrapped vehicle (R. 311-1 du code de la route).")
-    first_registration_date: Annotated[date, Field(description="« date de première immatriculation » on the registration certificate.")] | None = None
-    owned_since: Annotated[date, Field(description="« acquis depuis »: date the beneficiary acquired it.")] | None = None
-    destruction_date: Annotated[date, Field(description="« remise pour destruction » to an approved centre (VHU).")] | None = None
+    first_registration_date: date | None = Field(None, description="« date de première immatriculation » on the registration certificate.")
+    owned_since: date | None = Field(None, description="« acquis depuis »: date the beneficiary acquired it.")
+    destruction_date: date | None = Field(None, description="« remise pour destruction » to an approved centre (VHU).")
 
 
 class CalculationRequest(BaseModel):
