@@ -21,6 +21,11 @@ PARAMETERS = (
     "phev_co2_min", "phev_co2_max", "phev_price_max", "phev_range_min", "phev_amount",
 )
 
+# The parameters that are amounts the text can award (caps and flat amounts): the highest is the most
+# this version can give, which the property tests check every answer against.
+AMOUNT_PARAMETERS = ("ev_cap_natural", "ev_cap_legal", "ev_mid_amount", "ev_high_amount", "l_cap", "l_small_cap",
+                     "m2n2_cap", "phev_amount")
+
 CARS_AND_VANS = (VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN)
 
 
