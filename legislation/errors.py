@@ -22,6 +22,8 @@ class InvalidDates(VigueurError):
 class MissingFact(VigueurError):
     """A calculator needs a fact the request does not give."""
 
+    field: str
+
     def __init__(self, field: str, paragraph: str) -> None:
         super().__init__(f"the text ({paragraph}) needs {field}, which the request does not give")
         self.field = field

@@ -123,9 +123,9 @@ def resolve(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Resolut
     if version is None:
         before, after = timeline.nearest(decisive)
         gap = timeline.gap_on(decisive)
-        notes = (f"declared gap: {gap.reason}",) if gap else ()
         return Resolution(scheme=scheme, decisive_date=decisive, decided_by=decided_by, version=None,
-                          nearest_before=before, nearest_after=after, notes=notes)
+                          nearest_before=before, nearest_after=after,
+                          notes=(f"declared gap: {gap.reason}",) if gap else ())
     checks = tuple(check_clause(c, version, purchase, decisive) for c in version.transitional)
     notes: tuple[str, ...] = ()
     if version.transitional and purchase.order_date is None:
@@ -138,12 +138,13 @@ def run_calculator(version: Version, purchase: Purchase, decisive: date, open_br
     """Run one version's calculator; a missing fact becomes an award that names it."""
     ctx = Ctx(version, purchase, decisive, open_branches)
     try:
-        return get_calculator(version.calculator or "").calculate(ctx)
+        award: Award = get_calculator(version.calculator or "").calculate(ctx)
+        return award
     except MissingFact as missing:
         return Award(version_id=version.id, amount=ZERO, eligible=None,
                      reason=str(missing), paragraph=missing.paragraph, steps=tuple(ctx.steps),
                      assumptions=tuple(ctx.assumptions), readings=tuple(ctx.readings),
-                     missing_facts=(missing.field,))
+                     missing_facts=(missing.field or "",))
 
 
 def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> SchemeResult:
