@@ -1,0 +1,240 @@
+"""Rules shared by the 2021 wordings of C. énergie, art. D. 251-8 (prime à la conversion): the household
+tests of its a) paragraphs, the two CO2 ceilings of its 3° with their 5° substitutes, and the city
+electric range. Not a calculator (the leading underscore keeps it out of discovery).
+
+Every number comes from the calling version's parameters: ``income_max``, ``income_very_low_max``,
+``commute_km_min``, ``professional_km_min``, ``electric_range_min``, ``c3_co2_new_max``,
+``c3_co2_other_max``, ``c3_co2_new_max_lowered``, ``c3_co2_other_max_lowered``, ``c3_recent_months``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from itertools import product
+
+from legislation.calculators.kit import Ctx
+from legislation.dates import add_months
+from legislation.enums import Energy, PersonKind
+
+PURE_THERMAL = (Energy.PETROL, Energy.DIESEL, Energy.LPG, Energy.CNG)
+
+READING_NATURAL_PERSONS = (
+    "The income conditions of 1° a), 2° a), 3° a) and b) and 4° a) name « une personne physique »: a "
+    "legal person or an administration de l'Etat never meets them. It gets the « autres cas » amounts "
+    "where the text has them (1° b), 2° b), 4° b)), the class-based 1° bis and 4° bis, and nothing under "
+    "3°, which has no « autres cas »."
+)
+READING_OTHER_CASES = (
+    "« dans les autres cas » (1° b), 2° b), 4° b)) is residual: it covers the purchases that do not meet "
+    "the conditions of the a) of the same paragraph. A household meeting a) gets a), computed on its own "
+    "terms."
+)
+READING_CO2_CEILINGS = (
+    "3° sets two CO2 ceilings: « ≤ 132 g … si le véhicule n'a pas fait l'objet précédemment d'une "
+    "première immatriculation … ou s'il a fait l'objet d'une première immatriculation depuis moins de six"
+    " mois …, ou … ≤ 137 g ». Read as an open alternative, 137 g would serve every vehicle and the 132 g "
+    "ceiling would never bite; the notice of décret n° 2020-1526 says the ceiling « des véhicules neufs »"
+    " is lowered to 132 g. So 132 g applies to a vehicle never registered or first registered less than "
+    "six months before the invoice or first rent, and 137 g only to the others. Under 5° the same split "
+    "holds with 104 g and 109 g."
+)
+READING_SIX_MONTHS = (
+    "« depuis moins de six mois à la date de facturation … ou de versement du premier loyer »: less than "
+    "six calendar months have passed when the decisive date is before the first registration date + 6 "
+    "months (month ends clamp); on that day exactly, six months have passed and the 137 g (109 g) ceiling"
+    " applies."
+)
+READING_NO_ELECTRIC_MODE = (
+    "A vehicle whose only energy is petrol, diesel, LPG or natural gas has no « mode tout électrique »: "
+    "its equivalent all-electric city range is 0 km, so the range condition of 1° and 1° bis is not met "
+    "and the fact is not asked."
+)
+
+D251_3 = "C. énergie, art. D. 251-3 (2021 wording not on file)"
+ASSUME_D251_3 = (
+    "The beneficiary and the scrapped vehicle meet the conditions of D. 251-3 (a person or administration"
+    " eligible to the prime; « retrait de la circulation, à des fins de destruction » of a vehicle of the"
+    " categories, age and ownership it requires): that article is not on file for 2021; the request "
+    "asserts them."
+)
+ASSUME_D251_1_5 = (
+    "The vehicle corresponds to the 5° of D. 251-1 (the bonus condition on cars and vans, likely CO2 ≤ 50"
+    " g/km since décret 2020-656): that article is not on file for 2021; the request asserts it."
+)
+ASSUME_D251_1_6 = (
+    "The vehicle corresponds to the 6° of D. 251-1 (the bonus condition on two- and three-wheelers and "
+    "quadricycles: electricity as energy): that article is not on file for 2021; the request asserts it."
+)
+ASSUME_EBIKE = (
+    "The pedal-assisted cycle (R. 311-1 code de la route) meets the conditions D. 251-3 sets for it (e.g."
+    " no lead battery): that article is not on file for 2021; the request asserts them."
+)
+READING_RATE_ON_PRICE = (
+    "« 80 % (40 %) du prix d'acquisition, dans la limite de X euros » is a rate on the vehicle's "
+    "acquisition price TTC (vehicle.acquisition_cost), then capped at X. A leased battery counts only "
+    "where the text says so (« incluant … location de la batterie », the 60 000 € ceiling of 1°), not in "
+    "the base of a rate."
+)
+READING_CAP_COST_MINUS_BONUS = (
+    "2° a) « 1 100 euros, dans la limite du coût d'acquisition du véhicule toutes taxes comprises et "
+    "bonus écologique déduit »: the prime is capped at the acquisition cost TTC minus the bonus "
+    "écologique granted for the same vehicle (bonus_ecologique_amount; 0 when none is granted), never "
+    "below 0."
+)
+WHY_MOST_FAVOURABLE = (
+    "The amount « est déterminé par l'un ou l'autre des cas suivants » without ranking them, and one "
+    "scrapped vehicle gives one prime: when the purchase meets several cases (1°/1° bis, 3° a), 3° b), "
+    "4°), the case most favourable to the beneficiary is kept, as the « plus avantageuses » rule of the "
+    "same decrees' transitional articles does; the others are shown as alternatives."
+)
+
+
+def city_electric_range(ctx: Ctx, paragraph: str) -> Decimal:
+    """« autonomie équivalente en mode tout électrique en ville », 0 for a purely thermal vehicle."""
+    city_range = ctx.vehicle.city_electric_range_km
+    if city_range is None and ctx.vehicle.energy in PURE_THERMAL:
+        ctx.read("no-electric-mode-no-range", READING_NO_ELECTRIC_MODE)
+        return Decimal("0")
+    return ctx.need(city_range, "vehicle.city_electric_range_km", paragraph)
+
+
+def is_natural_person(ctx: Ctx, paragraph: str) -> bool:
+    """Whether the buyer is « une personne physique » (the only one the income conditions name)."""
+    kind = ctx.need(ctx.buyer.person_kind, "buyer.person_kind", paragraph)
+    if kind is not PersonKind.NATURAL_PERSON:
+        ctx.read("income-conditions-natural-persons-only", READING_NATURAL_PERSONS)
+        ctx.step(paragraph, f"buyer is a {kind.value.replace('_', ' ')}, not « une personne physique »")
+        return False
+    return True
+
+
+def is_low_income(ctx: Ctx, paragraph: str) -> bool:
+    """« personne physique dont le revenu fiscal de référence par part est inférieur ou égal à 13 489 € »."""
+    if not is_natural_person(ctx, paragraph):
+        return False
+    income = ctx.need(ctx.buyer.reference_income_per_share, "buyer.reference_income_per_share", paragraph)
+    limit = ctx.p("income_max")
+    met = income <= limit
+    ctx.step(paragraph, f"reference income per share {income} € {'≤' if met else '>'} {limit} €")
+    return met
+
+
+def is_modest_or_long_distance(ctx: Ctx, paragraph: str) -> bool:
+    """The a) household of 1°, 3° b) and 4° a): RFR ≤ 13 489 € and a long commute or many professional
+    kilometres, or RFR ≤ 6 300 €. Distance and kilometres are asked only when the income leaves it open."""
+    if not is_natural_person(ctx, paragraph):
+        return False
+    income = ctx.need(ctx.buyer.reference_income_per_share, "buyer.reference_income_per_share", paragraph)
+    very_low, limit = ctx.p("income_very_low_max"), ctx.p("income_max")
+    if income <= very_low:
+        ctx.step(paragraph, f"reference income per share {income} € ≤ {very_low} €")
+        return True
+    if income > limit:
+        ctx.step(paragraph, f"reference income per share {income} € > {limit} € (and > {very_low} €)")
+        return False
+    ctx.step(paragraph, f"{very_low} € < reference income per share {income} € ≤ {limit} €: distance decides")
+    return _is_long_distance(ctx, paragraph)
+
+
+def _is_long_distance(ctx: Ctx, paragraph: str) -> bool:
+    """« distance … supérieure à 30 kilomètres ou … plus de 12 000 kilomètres par an »: both strict."""
+    distance, km_year = ctx.buyer.home_work_distance_km, ctx.buyer.professional_km_per_year
+    commute_min, professional_min = ctx.p("commute_km_min"), ctx.p("professional_km_min")
+    if distance is not None and distance > commute_min:
+        ctx.step(paragraph, f"home–work distance {distance} km > {commute_min} km")
+        return True
+    if km_year is not None and km_year > professional_min:
+        ctx.step(paragraph, f"{km_year} professional km a year > {professional_min} km")
+        return True
+    distance = ctx.need(distance, "buyer.home_work_distance_km", paragraph)
+    km_year = ctx.need(km_year, "buyer.professional_km_per_year", paragraph)
+    ctx.step(
+        paragraph,
+        f"home–work distance {distance} km ≤ {commute_min} km and "
+        f"{km_year} professional km a year ≤ {professional_min} km",
+    )
+    return False
+
+
+# -- 3° and 5°: the CO2 ceilings -----------------------------------------------------------------
+
+_FACTS = (  # the order in which missing facts are asked, with the paragraph that needs each
+    ("previously_registered", "vehicle.previously_registered", "3°"),
+    ("recent", "vehicle.first_registration_date", "3°"),
+    ("new_registration_system", "vehicle.new_registration_system", "5°"),
+    ("wheelchair_accessible", "vehicle.wheelchair_accessible", "5°"),
+)
+
+
+def meets_co2_ceiling(ctx: Ctx, co2: int) -> bool:
+    """3° with 5°: the vehicle's ceiling, asking only the facts that change the outcome."""
+    ctx.read("co2-ceiling-132-new-137-others", READING_CO2_CEILINGS)
+    facts = _known_facts(ctx)
+    while len(outcomes := _outcomes(ctx, co2, facts)) > 1:
+        name, field, paragraph = next(
+            f for f in _FACTS if facts[f[0]] is None and _matters(ctx, co2, facts, f[0])
+        )
+        ctx.need(None, field, paragraph)
+    ceilings = sorted({_ceiling(ctx, combo) for combo in _combos(facts)})
+    met = outcomes.pop()
+    words = " or ".join(f"{c} g/km" for c in ceilings)
+    ctx.step(
+        "3°",
+        f"CO2 {co2} g/km {'≤' if met else '>'} the ceiling for this vehicle ({words}): "
+        f"{'met' if met else 'not met'}",
+    )
+    return met
+
+
+def _known_facts(ctx: Ctx) -> dict[str, bool | None]:
+    vehicle = ctx.vehicle
+    registered = vehicle.previously_registered
+    first = vehicle.first_registration_date
+    if registered is None and first is not None:
+        registered = True
+    recent = None
+    if first is not None:
+        months = int(ctx.p("c3_recent_months"))
+        limit = add_months(first, months)
+        recent = ctx.decisive_date < limit
+        ctx.read("recent-registration-less-than-six-months", READING_SIX_MONTHS)
+        ctx.step(
+            "3°",
+            f"first registration {first}; {months} months later is {limit}; decisive date "
+            f"{ctx.decisive_date} is {'before it: less than' if recent else 'on or after it: at least'} "
+            f"{months} months",
+        )
+    elif registered is False:
+        ctx.step("3°", "the vehicle has never been registered before: the new-vehicle ceiling")
+    return {
+        "previously_registered": registered,
+        "recent": recent,
+        "new_registration_system": vehicle.new_registration_system,
+        "wheelchair_accessible": vehicle.wheelchair_accessible,
+    }
+
+
+def _combos(facts: dict[str, bool | None]) -> list[dict[str, bool]]:
+    names = list(facts)
+    choices = [[v] if (v := facts[n]) is not None else [False, True] for n in names]
+    return [dict(zip(names, combo, strict=True)) for combo in product(*choices)]
+
+
+def _ceiling(ctx: Ctx, f: dict[str, bool]) -> Decimal:
+    new_or_recent = not f["previously_registered"] or f["recent"]
+    lowered = not f["new_registration_system"] or f["wheelchair_accessible"]
+    if lowered:  # 5°: outside the new registration system, or accessible in a wheelchair
+        return ctx.p("c3_co2_new_max_lowered") if new_or_recent else ctx.p("c3_co2_other_max_lowered")
+    return ctx.p("c3_co2_new_max") if new_or_recent else ctx.p("c3_co2_other_max")
+
+
+def _outcomes(ctx: Ctx, co2: int, facts: dict[str, bool | None]) -> set[bool]:
+    return {co2 <= _ceiling(ctx, combo) for combo in _combos(facts)}
+
+
+def _matters(ctx: Ctx, co2: int, facts: dict[str, bool | None], name: str) -> bool:
+    """Whether flipping one unknown fact changes the outcome for some value of the other unknowns."""
+    for combo in _combos({**facts, name: False}):
+        if (co2 <= _ceiling(ctx, combo)) != (co2 <= _ceiling(ctx, {**combo, name: True})):
+            return True
+    return False
