@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from api.cases_cli import cases_app
 from api.contract import CalculationRequest, RequestError, dumps, parse_request
 from api.explain import explain_calculation, explain_resolution
 from api.loader import load_catalogue
@@ -28,6 +29,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.add_typer(cases_app, name="cases")
 
 VersionsDir = Annotated[Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: the repository's versions/).")]
 RequestFile = Annotated[str | None, typer.Argument(help="Request JSON file; '-' or nothing reads standard input.")]
