@@ -6,7 +6,7 @@ A case file is YAML (``tests/regression/*.yaml``)::
       - id: bonus-2020-ev-cap-natural          # unique across every file run together
         title: Electric car, 30 000 €, natural person: the 7 000 € cap binds
         source: {paragraph: "C. énergie, art. D. 251-7, 1°", url: "https://…"}   # url optional
-        request: {…}                            # exactly the request of `vigueur calculate` / POST /v1/calculate
+        request: {…}                            # the request of `vigueur calculate` / POST /v1/calculate
         expected:
           bonus: {amount: "7000.00", eligible: true, version_id: D251-7.2020-06-01, status: computed}
         tolerance: "0"                          # optional, euros, default 0
@@ -40,11 +40,24 @@ from api.service import calculate_document
 from legislation import Catalogue, Scheme
 from legislation.errors import VigueurError
 
-CASE_KEYS = {"id": True, "title": True, "source": True, "request": True, "expected": True, "tolerance": False,
-             "notes": True}
+CASE_KEYS = {
+    "id": True,
+    "title": True,
+    "source": True,
+    "request": True,
+    "expected": True,
+    "tolerance": False,
+    "notes": True,
+}
 SOURCE_KEYS = {"paragraph": True, "url": False}
-EXPECTED_KEYS = {"amount": True, "eligible": True, "version_id": True, "status": True, "kept_by": False,
-                 "missing_facts": False}
+EXPECTED_KEYS = {
+    "amount": True,
+    "eligible": True,
+    "version_id": True,
+    "status": True,
+    "kept_by": False,
+    "missing_facts": False,
+}
 STATUSES = ("computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file")
 FILE_SUFFIXES = (".yaml", ".yml")
 NO_VERSION = "(no version on file)"
@@ -137,7 +150,9 @@ def _decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Decimal:
     except InvalidOperation:
         value = Decimal("NaN")
     if not value.is_finite():
-        raise yaml.constructor.ConstructorError(None, None, f"{text!r} is not a finite number", node.start_mark)
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{text!r} is not a finite number", node.start_mark
+        )
     return value
 
 
@@ -200,7 +215,10 @@ def load_case_file(path: str | Path) -> list[Case]:
         raise CaseFileError(file, None, "cases", "must be a non-empty list of cases")
     assert root is not None
     items = next(v for k, v in root.value if k.value == "cases").value
-    return [_case(raw, file, node.start_mark.line + 1, i) for i, (raw, node) in enumerate(zip(data["cases"], items, strict=True))]
+    return [
+        _case(raw, file, node.start_mark.line + 1, i)
+        for i, (raw, node) in enumerate(zip(data["cases"], items, strict=True))
+    ]
 
 
 def _case(raw: Any, file: str, line: int, index: int) -> Case:
@@ -218,9 +236,19 @@ def _case(raw: Any, file: str, line: int, index: int) -> Case:
     expected = _expected_all(raw["expected"], request, file, case_id)
     tolerance = _money(raw.get("tolerance", 0), file, case_id, "tolerance", allow_none=False)
     assert tolerance is not None
-    return Case(id=case_id, title=raw["title"].strip(), paragraph=paragraph, url=url, request=request,
-                request_json=request_json, expected=expected, tolerance=tolerance, notes=raw["notes"].rstrip(),
-                file=file, line=line)
+    return Case(
+        id=case_id,
+        title=raw["title"].strip(),
+        paragraph=paragraph,
+        url=url,
+        request=request,
+        request_json=request_json,
+        expected=expected,
+        tolerance=tolerance,
+        notes=raw["notes"].rstrip(),
+        file=file,
+        line=line,
+    )
 
 
 def _keys(raw: dict[str, Any], allowed: dict[str, bool], file: str, case_id: str, prefix: str) -> None:
@@ -247,7 +275,9 @@ def _source(raw: Any, file: str, case_id: str) -> tuple[str, str | None]:
 
 def _request(raw: Any, file: str, case_id: str) -> tuple[CalculationRequest, str]:
     if not isinstance(raw, dict):
-        raise CaseFileError(file, case_id, "request", "must be a mapping (the request of `vigueur calculate`)")
+        raise CaseFileError(
+            file, case_id, "request", "must be a mapping (the request of `vigueur calculate`)"
+        )
     text = json.dumps(_jsonable(raw), ensure_ascii=False)
     try:
         return parse_request(text), text
@@ -274,33 +304,52 @@ def _jsonable(value: Any) -> Any:
 
 def _expected_all(raw: Any, request: CalculationRequest, file: str, case_id: str) -> dict[Scheme, Expected]:
     if not isinstance(raw, dict) or not raw:
-        raise CaseFileError(file, case_id, "expected", "must be a mapping {<scheme>: {amount, eligible, version_id, status}}")
+        raise CaseFileError(
+            file, case_id, "expected", "must be a mapping {<scheme>: {amount, eligible, version_id, status}}"
+        )
     computed = list(dict.fromkeys(request.schemes)) if request.schemes else list(Scheme)
     out: dict[Scheme, Expected] = {}
     for key, value in raw.items():
         try:
             scheme = Scheme(key)
         except ValueError:
-            raise CaseFileError(file, case_id, f"expected.{key}",
-                                f"unknown scheme (allowed: {', '.join(s.value for s in Scheme)})") from None
+            raise CaseFileError(
+                file,
+                case_id,
+                f"expected.{key}",
+                f"unknown scheme (allowed: {', '.join(s.value for s in Scheme)})",
+            ) from None
         if scheme not in computed:
-            raise CaseFileError(file, case_id, f"expected.{key}", "the request does not compute this scheme (see request.schemes)")
+            raise CaseFileError(
+                file,
+                case_id,
+                f"expected.{key}",
+                "the request does not compute this scheme (see request.schemes)",
+            )
         out[scheme] = _expected(value, file, case_id, f"expected.{key}.")
     missing = [s.value for s in computed if s not in out]
     if missing:
-        raise CaseFileError(file, case_id, f"expected.{missing[0]}",
-                            "the request computes this scheme but the case expects nothing of it "
-                            "(add its expectation or restrict request.schemes)")
+        raise CaseFileError(
+            file,
+            case_id,
+            f"expected.{missing[0]}",
+            "the request computes this scheme but the case expects nothing of it "
+            "(add its expectation or restrict request.schemes)",
+        )
     return out
 
 
 def _expected(raw: Any, file: str, case_id: str, prefix: str) -> Expected:
     if not isinstance(raw, dict):
-        raise CaseFileError(file, case_id, prefix.rstrip("."), "must be a mapping {amount, eligible, version_id, status}")
+        raise CaseFileError(
+            file, case_id, prefix.rstrip("."), "must be a mapping {amount, eligible, version_id, status}"
+        )
     _keys(raw, EXPECTED_KEYS, file, case_id, prefix)
     status = raw["status"]
     if status not in STATUSES:
-        raise CaseFileError(file, case_id, f"{prefix}status", f"{status!r} is not one of {', '.join(STATUSES)}")
+        raise CaseFileError(
+            file, case_id, f"{prefix}status", f"{status!r} is not one of {', '.join(STATUSES)}"
+        )
     eligible = raw["eligible"]
     if eligible is not None and not isinstance(eligible, bool):
         raise CaseFileError(file, case_id, f"{prefix}eligible", "must be true, false or null")
@@ -313,16 +362,21 @@ def _expected(raw: Any, file: str, case_id: str, prefix: str) -> Expected:
     missing = raw.get("missing_facts")
     if missing is not None and not (isinstance(missing, list) and all(isinstance(m, str) for m in missing)):
         raise CaseFileError(file, case_id, f"{prefix}missing_facts", "must be a list of field paths")
-    return Expected(amount=_money(raw["amount"], file, case_id, f"{prefix}amount", allow_none=True), eligible=eligible,
-                    version_id=version_id, status=status, kept_by=kept_by,
-                    missing_facts=tuple(missing) if missing is not None else None)
+    return Expected(
+        amount=_money(raw["amount"], file, case_id, f"{prefix}amount", allow_none=True),
+        eligible=eligible,
+        version_id=version_id,
+        status=status,
+        kept_by=kept_by,
+        missing_facts=tuple(missing) if missing is not None else None,
+    )
 
 
 def _money(raw: Any, file: str, case_id: str, name: str, *, allow_none: bool) -> Decimal | None:
     if raw is None and allow_none:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int | str | Decimal):
-        raise CaseFileError(file, case_id, name, "must be an amount in euros, e.g. \"6300.00\"")
+        raise CaseFileError(file, case_id, name, 'must be an amount in euros, e.g. "6300.00"')
     try:
         value = Decimal(str(raw).strip())
     except InvalidOperation:
@@ -352,28 +406,59 @@ def run_case(catalogue: Catalogue, case: Case) -> CaseResult:
 
 
 def compare(scheme: str, expected: Expected, got: dict[str, Any], tolerance: Decimal) -> list[Check]:
-    """The checks of one scheme: amount (within the tolerance), eligible, version, status, and the optional ones."""
+    """One scheme's checks: amount (within the tolerance), eligible, version, status, the optional ones."""
     amount = Decimal(got["amount"]) if got.get("amount") is not None else None
     if expected.amount is None or amount is None:
         amount_ok = expected.amount is None and amount is None
     else:
         amount_ok = abs(amount - expected.amount) <= tolerance
     checks = [
-        Check(scheme=scheme, field="amount", expected=_str(expected.amount), got=got.get("amount"), ok=amount_ok),
-        Check(scheme=scheme, field="eligible", expected=expected.eligible, got=got.get("eligible"),
-              ok=expected.eligible == got.get("eligible")),
-        Check(scheme=scheme, field="version_id", expected=expected.version_id, got=got.get("version_id"),
-              ok=expected.version_id == got.get("version_id")),
-        Check(scheme=scheme, field="status", expected=expected.status, got=got.get("status"),
-              ok=expected.status == got.get("status")),
+        Check(
+            scheme=scheme, field="amount", expected=_str(expected.amount), got=got.get("amount"), ok=amount_ok
+        ),
+        Check(
+            scheme=scheme,
+            field="eligible",
+            expected=expected.eligible,
+            got=got.get("eligible"),
+            ok=expected.eligible == got.get("eligible"),
+        ),
+        Check(
+            scheme=scheme,
+            field="version_id",
+            expected=expected.version_id,
+            got=got.get("version_id"),
+            ok=expected.version_id == got.get("version_id"),
+        ),
+        Check(
+            scheme=scheme,
+            field="status",
+            expected=expected.status,
+            got=got.get("status"),
+            ok=expected.status == got.get("status"),
+        ),
     ]
     if expected.kept_by is not None:
-        checks.append(Check(scheme=scheme, field="kept_by", expected=expected.kept_by, got=got.get("kept_by"),
-                            ok=expected.kept_by == got.get("kept_by")))
+        checks.append(
+            Check(
+                scheme=scheme,
+                field="kept_by",
+                expected=expected.kept_by,
+                got=got.get("kept_by"),
+                ok=expected.kept_by == got.get("kept_by"),
+            )
+        )
     if expected.missing_facts is not None:
         found = list(got.get("missing_facts") or [])
-        checks.append(Check(scheme=scheme, field="missing_facts", expected=list(expected.missing_facts), got=found,
-                            ok=sorted(expected.missing_facts) == sorted(found)))
+        checks.append(
+            Check(
+                scheme=scheme,
+                field="missing_facts",
+                expected=list(expected.missing_facts),
+                got=found,
+                ok=sorted(expected.missing_facts) == sorted(found),
+            )
+        )
     return checks
 
 

@@ -23,7 +23,9 @@ from api.loader import load_catalogue
 from legislation import Catalogue
 from legislation.errors import CatalogueError
 
-cases_app = typer.Typer(help="Regression cases: run case files (YAML) against the catalogue.", no_args_is_help=True)
+cases_app = typer.Typer(
+    help="Regression cases: run case files (YAML) against the catalogue.", no_args_is_help=True
+)
 
 PROGRESS_FROM = 200  # cases: a shorter run finishes before a bar is worth drawing
 
@@ -31,12 +33,24 @@ PROGRESS_FROM = 200  # cases: a shorter run finishes before a bar is worth drawi
 @cases_app.command("run")
 def run(
     paths: Annotated[list[Path], typer.Argument(help="Case files (.yaml) or folders searched recursively.")],
-    junit: Annotated[Path | None, typer.Option("--junit", help="Write a JUnit XML report to this file.")] = None,
-    json_report: Annotated[Path | None, typer.Option("--json", help="Write a JSON report to this file.")] = None,
-    match: Annotated[str | None, typer.Option("-k", "--match", help="Only the cases whose id contains this text.")] = None,
-    progress: Annotated[bool | None, typer.Option("--progress/--no-progress",
-                                                  help=f"Progress bar (default: on from {PROGRESS_FROM} cases).")] = None,
-    versions_dir: Annotated[Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: versions/).")] = None,
+    junit: Annotated[
+        Path | None, typer.Option("--junit", help="Write a JUnit XML report to this file.")
+    ] = None,
+    json_report: Annotated[
+        Path | None, typer.Option("--json", help="Write a JSON report to this file.")
+    ] = None,
+    match: Annotated[
+        str | None, typer.Option("-k", "--match", help="Only the cases whose id contains this text.")
+    ] = None,
+    progress: Annotated[
+        bool | None,
+        typer.Option(
+            "--progress/--no-progress", help=f"Progress bar (default: on from {PROGRESS_FROM} cases)."
+        ),
+    ] = None,
+    versions_dir: Annotated[
+        Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: versions/).")
+    ] = None,
 ) -> None:
     """Run every case; print a summary per version and each failure with the steps; exit 1 on any failure."""
     out, err = Console(highlight=False), Console(stderr=True, highlight=False)
@@ -64,8 +78,10 @@ def run(
             print_failure(out, result)
     out.print(summary_table(results))
     counts = Counter(r.outcome for r in results)
-    out.print(f"{len(results)} cases: {counts['passed']} passed, {counts['failed']} failed, {counts['error']} errors "
-              f"in {elapsed:.2f} s")
+    out.print(
+        f"{len(results)} cases: {counts['passed']} passed, {counts['failed']} failed, "
+        f"{counts['error']} errors in {elapsed:.2f} s"
+    )
     if junit:
         write_junit(junit, results, elapsed)
     if json_report:
@@ -98,14 +114,21 @@ def per_version(results: list[CaseResult]) -> dict[str, Counter[str]]:
 
 def summary_table(results: list[CaseResult]) -> Table:
     table = Table(title="Regression cases per version")
-    for name, justify in (("version", "left"), ("cases", "right"), ("passed", "right"), ("failed", "right"),
-                          ("errors", "right")):
+    for name, justify in (
+        ("version", "left"),
+        ("cases", "right"),
+        ("passed", "right"),
+        ("failed", "right"),
+        ("errors", "right"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for version, c in per_version(results).items():
         table.add_row(version, str(sum(c.values())), str(c["passed"]), _red(c["failed"]), _red(c["error"]))
     total = Counter(r.outcome for r in results)
     table.add_section()
-    table.add_row("all cases", str(len(results)), str(total["passed"]), _red(total["failed"]), _red(total["error"]))
+    table.add_row(
+        "all cases", str(len(results)), str(total["passed"]), _red(total["failed"]), _red(total["error"])
+    )
     return table
 
 
@@ -122,9 +145,14 @@ def print_failure(console: Console, result: CaseResult) -> None:
         console.print(f"error: {result.error}", markup=False)
         return
     for check in result.failures:
-        console.print(f"  {check.scheme}.{check.field}: expected {check.expected!r}, got {check.got!r}", markup=False)
+        console.print(
+            f"  {check.scheme}.{check.field}: expected {check.expected!r}, got {check.got!r}", markup=False
+        )
     for doc in (result.document or {}).get("results", []):
-        console.print(f"  [{doc['scheme']}] {doc.get('version_id')} {doc.get('status')}: {doc.get('reason')}", markup=False)
+        console.print(
+            f"  [{doc['scheme']}] {doc.get('version_id')} {doc.get('status')}: {doc.get('reason')}",
+            markup=False,
+        )
         for step in doc.get("steps", []):
             amount = f" → {step['amount']} €" if step.get("amount") is not None else ""
             console.print(f"    · {step['citation']}: {step['text']}{amount}", markup=False)
@@ -139,10 +167,23 @@ def report(results: list[CaseResult], elapsed: float) -> dict[str, Any]:
     """The JSON report: totals, per-version counts, and each case with its checks."""
     counts = Counter(r.outcome for r in results)
     return {
-        "summary": {"cases": len(results), "passed": counts["passed"], "failed": counts["failed"],
-                    "errors": counts["error"], "seconds": round(elapsed, 3)},
-        "per_version": [{"version_id": None if v == NO_VERSION else v, "cases": sum(c.values()), "passed": c["passed"],
-                         "failed": c["failed"], "errors": c["error"]} for v, c in per_version(results).items()],
+        "summary": {
+            "cases": len(results),
+            "passed": counts["passed"],
+            "failed": counts["failed"],
+            "errors": counts["error"],
+            "seconds": round(elapsed, 3),
+        },
+        "per_version": [
+            {
+                "version_id": None if v == NO_VERSION else v,
+                "cases": sum(c.values()),
+                "passed": c["passed"],
+                "failed": c["failed"],
+                "errors": c["error"],
+            }
+            for v, c in per_version(results).items()
+        ],
         "cases": [_case_report(r) for r in results],
     }
 
@@ -150,10 +191,17 @@ def report(results: list[CaseResult], elapsed: float) -> dict[str, Any]:
 def _case_report(result: CaseResult) -> dict[str, Any]:
     case = result.case
     doc: dict[str, Any] = {
-        "id": case.id, "title": case.title, "file": case.file, "line": case.line, "paragraph": case.paragraph,
-        "outcome": result.outcome, "error": result.error,
-        "checks": [{"scheme": c.scheme, "field": c.field, "expected": c.expected, "got": c.got, "ok": c.ok}
-                   for c in result.checks],
+        "id": case.id,
+        "title": case.title,
+        "file": case.file,
+        "line": case.line,
+        "paragraph": case.paragraph,
+        "outcome": result.outcome,
+        "error": result.error,
+        "checks": [
+            {"scheme": c.scheme, "field": c.field, "expected": c.expected, "got": c.got, "ok": c.ok}
+            for c in result.checks
+        ],
     }
     if result.outcome == "failed" and result.document is not None:
         doc["steps"] = {r["scheme"]: r.get("steps", []) for r in result.document["results"]}
@@ -161,29 +209,49 @@ def _case_report(result: CaseResult) -> dict[str, Any]:
 
 
 def write_json(path: Path, results: list[CaseResult], elapsed: float) -> None:
-    path.write_text(json.dumps(report(results, elapsed), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(report(results, elapsed), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+    )
 
 
 def write_junit(path: Path, results: list[CaseResult], elapsed: float) -> None:
-    """JUnit XML: one testsuite per case file, one testcase per case (classname = file stem, name = case id)."""
+    """JUnit XML: a testsuite per case file, a testcase per case (classname = file stem, name = case id)."""
     root = ET.Element("testsuites", name="vigueur cases", tests=str(len(results)), time=f"{elapsed:.3f}")
     by_file: dict[str, list[CaseResult]] = defaultdict(list)
     for result in results:
         by_file[result.case.file].append(result)
     for file, items in by_file.items():
         counts = Counter(r.outcome for r in items)
-        suite = ET.SubElement(root, "testsuite", name=file, tests=str(len(items)), failures=str(counts["failed"]),
-                              errors=str(counts["error"]), time=f"{sum(r.seconds for r in items):.3f}")
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=file,
+            tests=str(len(items)),
+            failures=str(counts["failed"]),
+            errors=str(counts["error"]),
+            time=f"{sum(r.seconds for r in items):.3f}",
+        )
         for result in items:
             case = result.case
-            node = ET.SubElement(suite, "testcase", classname=Path(file).stem, name=case.id,
-                                 file=file, line=str(case.line), time=f"{result.seconds:.4f}")
+            node = ET.SubElement(
+                suite,
+                "testcase",
+                classname=Path(file).stem,
+                name=case.id,
+                file=file,
+                line=str(case.line),
+                time=f"{result.seconds:.4f}",
+            )
             if result.outcome == "failed":
-                diff = "; ".join(f"{c.scheme}.{c.field}: expected {c.expected!r}, got {c.got!r}" for c in result.failures)
+                diff = "; ".join(
+                    f"{c.scheme}.{c.field}: expected {c.expected!r}, got {c.got!r}" for c in result.failures
+                )
                 failure = ET.SubElement(node, "failure", message=f"{case.id}: {diff}", type="mismatch")
                 failure.text = _failure_text(result)
             elif result.outcome == "error":
-                ET.SubElement(node, "error", message=f"{case.id}: {result.error}", type="error").text = result.error
+                ET.SubElement(
+                    node, "error", message=f"{case.id}: {result.error}", type="error"
+                ).text = result.error
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
