@@ -66,3 +66,17 @@ def test_articles_end_where_the_next_begins() -> None:
     assert text("D251-8.2017-01-01").endswith(b'la norme " Euro 5 ".')
     assert text("D251-10.2017-01-01").endswith("le régime financier et comptable du dispositif.".encode())
     assert text("D251-13.2017-01-01").endswith("Leur paiement est simultané.".encode())
+
+
+def test_2017_02_19_wording_of_d251_7_is_the_seed_article_plus_a_third() -> None:
+    before, after = text("D251-7.2017-01-01"), text("D251-7.2017-02-19")
+    assert after.startswith(before + SEPARATOR + "3° Pour les véhicules mentionnés au 6°".encode())
+    assert len(after.split(SEPARATOR)) == 7 + 1
+
+
+def test_2017_02_19_wording_of_d251_8_differs_only_in_its_opening_sentence() -> None:
+    before, after = text("D251-8.2017-01-01").split(SEPARATOR), text("D251-8.2017-02-19").split(SEPARATOR)
+    assert before[1:] == after[1:]
+    assert before[0].decode() == "Le montant de l'aide prévue à l'article D. 251-3 est fixé comme suit :"
+    assert after[0].decode() == ("Le montant de l'aide prévue à l'article D. 251-3 est déterminé par l'un ou "
+                                 "l'autre des cas suivants :")

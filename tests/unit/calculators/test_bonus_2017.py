@@ -16,6 +16,7 @@ from legislation.dates import deadline_after_event
 from tests.builders import purchase
 
 JANUARY = "2017-01-15"  # D251-7.2017-01-01
+MARCH = "2017-03-15"  # D251-7.2017-02-19
 NATURAL = {"person_kind": PersonKind.NATURAL_PERSON}
 LEGAL = {"person_kind": PersonKind.LEGAL_PERSON}
 CAR = VehicleCategory.PASSENGER_CAR
@@ -192,7 +193,9 @@ def test_missing_fact_is_named(catalogue: Catalogue, facts: dict[str, Any], miss
         ("2016-12-31", None),  # before décret 2016-1980: the declared gap of 2016
         ("2017-01-01", "D251-7.2017-01-01"),  # first day (the day after the JORF of 31/12/2016)
         ("2017-02-18", "D251-7.2017-01-01"),  # last day (décret 2017-196 published that day)
-        ("2017-02-19", None),  # the next wording is not on file yet: declared gap
+        ("2017-02-19", "D251-7.2017-02-19"),  # décret 2017-196 in force the day after its publication
+        ("2017-12-31", "D251-7.2017-02-19"),  # last day before décret 2017-1851
+        ("2018-01-01", None),  # the 2018 wording is not on file: declared gap
     ],
 )
 def test_resolver_at_the_boundaries(catalogue: Catalogue, decisive: str, version: str | None) -> None:
@@ -234,3 +237,88 @@ def test_claim_deadline_is_reported(catalogue: Catalogue, scheme: Scheme, invoic
 def test_claim_deadline_clamps_to_the_month_end() -> None:
     # invoice 2017-08-31 + 6 months: there is no 31 February, so 2018-02-28
     assert deadline_after_event(date(2017, 8, 31), 6) == date(2018, 2, 28)
+
+
+def test_claim_deadline_is_not_reported_after_the_seeds_period(catalogue: Catalogue) -> None:
+    # D. 251-13 is on file for 2017-01-01 → 2017-02-18 only; its later wording is not on file. (Were it the
+    # same, an invoice of 2017-08-31 would give 2018-02-28: see the clamp test above.)
+    bought = purchase("2017-08-31", category=CAR, co2_g_per_km=0, acquisition_cost="20000", buyer=NATURAL)
+    result = calculate(catalogue, bought, Scheme.BONUS)
+    assert result.resolution.version is not None and result.resolution.version.id == "D251-7.2017-02-19"
+    assert result.claim_deadline is None
+    assert "no claim-deadline text on file for 2017-08-31" in result.warnings
+
+
+# -- 2017-02-19 (décret 2017-196): 1° and 2° unchanged, 3° added ---------------------------------------------
+
+
+def march(catalogue: Catalogue, **kw: Any) -> Award:
+    return award(catalogue, MARCH, "D251-7.2017-02-19", **kw)
+
+
+@pytest.mark.parametrize(
+    ("co2", "cost", "expected", "paragraph"),
+    [
+        (0, "20000", "5400.00", "1° a)"),  # 27 % × 20 000 = 5 400
+        (0, "30000", "6000.00", "1° a)"),  # 8 100 > 6 000
+        (21, "30000", "1000.00", "1° b)"),
+        (60, "30000", "1000.00", "1° b)"),
+    ],
+)
+def test_first_is_unchanged_from_2017_02_19(catalogue: Catalogue, co2: int, cost: str, expected: str,
+                                            paragraph: str) -> None:
+    a = march(catalogue, category=CAR, co2_g_per_km=co2, acquisition_cost=cost, buyer=NATURAL)
+    assert (a.amount, a.paragraph) == (Decimal(expected), f"C. énergie, art. D. 251-7, {paragraph}")
+
+
+def test_first_above_60_g_still_refused_from_2017_02_19(catalogue: Catalogue) -> None:
+    a = march(catalogue, category=CAR, co2_g_per_km=61, acquisition_cost="30000", buyer=NATURAL)
+    assert (a.amount, a.eligible) == (Decimal("0.00"), False)
+
+
+@pytest.mark.parametrize(
+    ("power", "kwh", "cost", "battery", "expected", "paragraph"),
+    [
+        ("3", "2", "5000", "0", "500.00", "2°"),  # at 3 kW: still 2°, 250 × 2 = 500
+        ("3", "5", "3000", "0", "810.00", "2°"),  # 1 250 > min(27 % × 3 000 = 810, 1 000)
+        ("2.99", "2", "800", "0", "160.00", "3°"),  # below 3 kW: 20 % × 800 = 160 < 200
+        ("2.99", "2", "1000", "0", "200.00", "3°"),  # 20 % × 1 000 = 200, exactly the cap
+        ("2.99", "2", "1500", "0", "200.00", "3°"),  # 20 % × 1 500 = 300 > 200: the cap binds
+        ("1", "1", "800", "500", "160.00", "3°"),  # the 3° base is the cost alone: 20 % × 800, not × 1 300
+    ],
+)
+def test_two_three_wheelers_from_2017_02_19(catalogue: Catalogue, power: str, kwh: str, cost: str,
+                                          battery: str, expected: str, paragraph: str) -> None:
+    a = march(catalogue, **electric_l(net_max_power_kw=power, battery_energy_kwh=kwh, acquisition_cost=cost,
+                                      battery_rental_cost=Decimal(battery)))
+    assert (a.amount, a.eligible) == (Decimal(expected), True)
+    assert a.paragraph == f"C. énergie, art. D. 251-7, {paragraph}"
+
+
+def test_third_cap_binds_only_above_200(catalogue: Catalogue) -> None:
+    binding = march(catalogue, **electric_l(net_max_power_kw="2", acquisition_cost="1500"))
+    assert any("the cap applies" in s.text for s in binding.steps)  # 300 > 200
+    at_cap = march(catalogue, **electric_l(net_max_power_kw="2", acquisition_cost="1000"))
+    assert any("the cap does not bind" in s.text for s in at_cap.steps)  # 200 ≤ 200
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        {"uses_lead_battery": True},  # « qui n'utilisent pas de batterie au plomb »
+        {"energy": Energy.PETROL},  # the 6° of D. 251-1: electricity only
+    ],
+)
+def test_third_excludes_lead_batteries_and_non_electric(catalogue: Catalogue, facts: dict[str, Any]) -> None:
+    a = march(catalogue, **electric_l(net_max_power_kw="2", acquisition_cost="1000", **facts))
+    assert (a.amount, a.eligible) == (Decimal("0.00"), False)
+
+
+def test_third_names_a_missing_cost(catalogue: Catalogue) -> None:
+    a = march(catalogue, **electric_l(net_max_power_kw="2"))
+    assert a.eligible is None and a.missing_facts == ("vehicle.acquisition_cost",)
+
+
+def test_electric_bicycle_from_2017_02_19_points_to_the_separate_aid(catalogue: Catalogue) -> None:
+    a = march(catalogue, category=VehicleCategory.ELECTRIC_BICYCLE, acquisition_cost="1500", buyer=NATURAL)
+    assert a.eligible is False and "not on file" in a.reason

@@ -14,6 +14,7 @@ from legislation import Award, Catalogue, Energy, EuroStandard, PersonKind, Sche
 from tests.builders import purchase
 
 JANUARY = "2017-01-15"  # D251-8.2017-01-01
+MARCH = "2017-03-15"  # D251-8.2017-02-19
 CAR = VehicleCategory.PASSENGER_CAR
 VAN = VehicleCategory.VAN
 NIL_TAX = {"person_kind": PersonKind.NATURAL_PERSON, "income_tax_nil": True}
@@ -202,3 +203,62 @@ def test_two_wheeler_is_not_in_the_prime(catalogue: Catalogue) -> None:
     a = award(catalogue, **new(VehicleCategory.TWO_THREE_WHEELER, co2_g_per_km=0), buyer=NIL_TAX)
     assert (a.amount, a.eligible) == (Decimal("0.00"), False)
     assert any(r.id == "conversion-premium-cars-and-vans" for r in a.readings)
+
+
+# -- 2017-02-19 (décret 2017-196): same cases and amounts, « l'un ou l'autre des cas suivants » ----------
+
+
+@pytest.mark.parametrize(
+    ("facts", "buyer", "expected", "paragraph"),
+    [
+        (new(co2_g_per_km=20), LEGAL, "4000.00", "1° a)"),
+        (new(co2_g_per_km=21), LEGAL, "2500.00", "1° b)"),
+        (new(VAN, co2_g_per_km=60), LEGAL, "2500.00", "1° b)"),
+        (used(co2_g_per_km=110, euro_standard=EuroStandard.EURO_6), NIL_TAX, "1000.00", "2° a)"),
+        (used(co2_g_per_km=21, euro_standard=EuroStandard.EURO_5), NIL_TAX, "500.00", "2° b)"),
+        (used(co2_g_per_km=111, euro_standard=EuroStandard.EURO_6), NIL_TAX, "0.00", "1°, 2°"),
+        (used(co2_g_per_km=50, euro_standard=EuroStandard.EURO_6), TAXED, "0.00", "1°, 2°"),
+    ],
+)
+def test_same_cases_from_2017_02_19(catalogue: Catalogue, facts: dict[str, Any], buyer: dict[str, Any],
+                                    expected: str, paragraph: str) -> None:
+    a = award(catalogue, MARCH, "D251-8.2017-02-19", buyer=buyer, **facts)
+    assert (a.amount, a.paragraph) == (Decimal(expected), f"C. énergie, art. D. 251-8, {paragraph}")
+
+
+def test_one_case_or_the_other_from_2017_02_19(catalogue: Catalogue) -> None:
+    a = award(catalogue, MARCH, "D251-8.2017-02-19", **new(co2_g_per_km=0), buyer=NIL_TAX)
+    assert a.amount == Decimal("4000.00")  # 1° a) 4 000 kept over 2° a) 1 000, not 5 000
+    assert [s.citation for s in a.alternatives] == ["C. énergie, art. D. 251-8, 2° a)"]
+    reading = next(r for r in a.readings if r.id == "alternative-cases-most-favourable")
+    assert "l'un ou l'autre des cas suivants" in reading.text
+
+
+def test_no_scrapped_vehicle_is_refused_from_2017_02_19(catalogue: Catalogue) -> None:
+    a = award(catalogue, MARCH, "D251-8.2017-02-19", scrapped=None, **new(co2_g_per_km=0), buyer=LEGAL)
+    assert (a.amount, a.eligible) == (Decimal("0.00"), False)
+
+
+# -- the resolver at the edges ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("decisive", "version"),
+    [
+        ("2016-12-31", None),  # before décret 2016-1980: the declared gap of 2016
+        ("2017-01-01", "D251-8.2017-01-01"),
+        ("2017-02-18", "D251-8.2017-01-01"),
+        ("2017-02-19", "D251-8.2017-02-19"),
+        ("2017-12-31", "D251-8.2017-02-19"),
+        ("2018-01-01", None),  # the 2018 wording (décret 2017-1851) is not on file
+    ],
+)
+def test_resolver_at_the_boundaries(catalogue: Catalogue, decisive: str, version: str | None) -> None:
+    bought = purchase(decisive, scrapped=SCRAPPED, **new(co2_g_per_km=0), buyer=LEGAL)
+    result = calculate(catalogue, bought, Scheme.CONVERSION_PREMIUM)
+    found = result.resolution.version
+    assert (found.id if found else None) == version
+    if version is None:
+        assert result.status == "no_version_on_file"
+    else:
+        assert result.award is not None and result.award.amount == Decimal("4000.00")  # 1° a)
