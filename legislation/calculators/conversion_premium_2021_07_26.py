@@ -32,7 +32,27 @@ PARAMETERS = (
     "ebike_rate", "ebike_cap",  # 4° bis
     "c3_co2_other_max_lowered", "c3_co2_new_max_lowered",  # 5°
 )
+# The amounts and caps the text can award: the highest bounds every answer (property tests).
+AMOUNT_PARAMETERS = (
+    "c1_cap", "c1_other_amount", "van_cap_class_i", "van_cap_class_ii", "van_cap_class_iii",
+    "l_low_income_amount", "l_other_amount", "c3_low_income_amount", "c3_cap", "c4_cap", "c4_other_amount",
+    "ebike_cap",
+)
 # fmt: on
+AMOUNT_PARAMETERS = (
+    "c1_cap",
+    "c1_other_amount",
+    "van_cap_class_i",
+    "van_cap_class_ii",
+    "van_cap_class_iii",
+    "l_low_income_amount",
+    "l_other_amount",
+    "c3_low_income_amount",
+    "c3_cap",
+    "c4_cap",
+    "c4_other_amount",
+    "ebike_cap",
+)
 
 VAN_CLASSES = {
     VanClass.I: ("1° bis a)", "van_cap_class_i"),
