@@ -1,7 +1,8 @@
 """The `vigueur` command line. Its JSON output is the contract the HTTP API reuses byte for byte.
 
 Exit codes: 0 success; 2 invalid request or arguments (a problem document names the field);
-3 the catalogue in ``versions/`` is invalid; 4 unknown version or no version on file.
+3 the catalogue in ``versions/`` is invalid; 4 unknown version or no version on file;
+5 the database does not answer (`load`, see :mod:`api.store_cli`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from api.explain import explain_calculation, explain_resolution
 from api.loader import load_catalogue
 from api.responses import CalculationResponse, ResolveResponse
 from api.service import calculate_document, render_version, resolve_document, version_ref
+from api.store_cli import load, serve
 from legislation import Catalogue, Scheme
 from legislation.errors import CatalogueError, InvalidDates, UnknownVersion
 
@@ -30,6 +32,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(cases_app, name="cases")
+app.command()(load)
+app.command()(serve)
 
 VersionsDir = Annotated[Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: the repository's versions/).")]
 RequestFile = Annotated[str | None, typer.Argument(help="Request JSON file; '-' or nothing reads standard input.")]

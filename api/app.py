@@ -1,0 +1,107 @@
+"""The FastAPI application: ``uvicorn api.app:app`` or ``vigueur serve``.
+
+Settings are read from the environment when the application starts (its lifespan), not at import.
+On start it creates the tables and loads ``versions/`` when the database holds no catalogue yet; a
+database that does not answer does not stop it: ``/healthz`` answers, the rest answers 503 until the
+database is back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import fastapi_offline
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import exc as sa_exc
+
+from api import openapi_docs, problems, store
+from api.db import make_engine
+from api.routes import router
+from api.settings import Settings, get_settings, redact_database_url
+
+log = logging.getLogger("vigueur.api")
+DOCS_ASSETS = Path(fastapi_offline.__file__).parent / "static"  # Swagger UI 5 and ReDoc, shipped in the wheel
+STATIC = "/static/docs"
+
+DESCRIPTION = """\
+Which version of the French clean-vehicle aid decrees (**bonus écologique**, **prime à la conversion**)
+applied to a purchase, and what it gave — with the text to prove it.
+
+* **Catalogue**: the schemes and their coverage, a scheme's timeline, the version in force on a day,
+  one version with its verbatim text, source and content hash, the diff between two versions of an article.
+* **Purchase**: `POST /v1/resolve` and `POST /v1/calculate` take the JSON of `vigueur resolve|calculate`
+  and answer byte for byte the same JSON.
+
+Dates are ISO 8601 days; amounts are strings in euros with two decimals; errors are RFC 9457 problem
+documents (`application/problem+json`) naming the failing field.
+"""
+TAGS = [
+    {"name": "catalogue", "description": "The versions of the texts on file, in valid time."},
+    {"name": "purchase", "description": "Resolution and calculation for one purchase or lease."},
+    {"name": "operations", "description": "Liveness and readiness probes."},
+]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new application; ``settings`` default to the environment's, read at start-up."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        current = settings or get_settings()
+        engine = make_engine(current.database_url)
+        app.state.engine = engine
+        try:
+            report = store.ensure_loaded(engine, current.versions_dir)
+            if report is not None:
+                log.info("catalogue loaded into %s: %s", redact_database_url(current.database_url), report.to_json()["counts"])
+        except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
+            log.warning("database %s unavailable at start-up (%s): answering 503 until it is back",
+                        redact_database_url(current.database_url), str(exc).splitlines()[0])
+        yield
+        engine.dispose()
+
+    app = FastAPI(title="vigueur", version="1.0.0", description=DESCRIPTION, openapi_tags=TAGS, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
+    problems.install(app)
+    app.include_router(router)
+    _docs(app)
+
+    def openapi() -> dict[str, Any]:
+        return openapi_docs.build(app)
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to customise the document
+    return app
+
+
+def _docs(app: FastAPI) -> None:
+    """/docs (Swagger UI) and /redoc with their assets served from the package: no CDN, no internet needed."""
+    app.mount(STATIC, StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def swagger(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_swagger_ui_html(openapi_url=f"{root}/openapi.json", title="vigueur — API",
+                                   swagger_js_url=f"{root}{STATIC}/swagger-ui-bundle.js",
+                                   swagger_css_url=f"{root}{STATIC}/swagger-ui.css",
+                                   swagger_favicon_url=f"{root}{STATIC}/favicon.png")
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_redoc_html(openapi_url=f"{root}/openapi.json", title="vigueur — API reference",
+                              redoc_js_url=f"{root}{STATIC}/redoc.standalone.js",
+                              redoc_favicon_url=f"{root}{STATIC}/favicon.png", with_google_fonts=False)
+
+    @app.get("/", include_in_schema=False)
+    def home() -> Response:
+        return RedirectResponse("/docs")
+
+
+app = create_app()
