@@ -108,14 +108,15 @@ def changes(segments: list[dict[str, Any]], new_text: str) -> list[dict[str, Any
             continue
         before = segments[i - 1]["text"] if i > 0 and segments[i - 1]["op"] == "equal" else ""
         after = segments[i + 1]["text"] if i + 1 < len(segments) and segments[i + 1]["op"] == "equal" else ""
-        line_start = new_text.rfind("\n", 0, position) + 1
-        line_end = new_text.find("\n", position)
-        line = new_text[line_start: line_end if line_end >= 0 else len(new_text)]
-        marker = PARAGRAPH.match(line)
+        inserted = seg.get("to", "")
+        at = position + len(inserted) - len(inserted.lstrip())  # an insert « \n\n3° … » is on the line of its 3°
+        line_start = new_text.rfind("\n", 0, at) + 1
+        line_end = new_text.find("\n", at)
+        marker = PARAGRAPH.match(new_text[line_start: line_end if line_end >= 0 else len(new_text)])
         out.append({
             "op": seg["op"], "from": seg.get("from"), "to": seg.get("to"),
             "context_before": _last_words(before), "context_after": _first_words(after),
-            "line": new_text.count("\n", 0, position) + 1, "paragraph": marker.group(1) if marker else None,
+            "line": new_text.count("\n", 0, at) + 1, "paragraph": marker.group(1) if marker else None,
         })
         position += len(seg.get("to", ""))
     return out

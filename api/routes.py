@@ -70,7 +70,7 @@ def in_force(
 
 
 @router.get("/v1/versions/{version_id}", tags=["catalogue"], summary="One version: text, source, clauses, hash, facts",
-            responses=docs.responses("VersionOut", 404))
+            responses=docs.responses("VersionOut", 404, 422))
 def get_version(version_id: VersionPath, catalogue: CatalogueDep) -> Response:
     """A version's verbatim text, source, provenance, transitional clauses, content hash and the facts it reads."""
     return _json(version_document(catalogue.get(version_id)))
