@@ -50,6 +50,12 @@ PARAMETERS = (
     "van_low_cap",
 )
 
+# The amounts it can award at most: each rate is capped, the 150 € is fixed (property tests).
+AMOUNT_PARAMETERS = (
+    "hybrid_cap", "transitional_hybrid_cap", "car_zero_cap", "car_low_cap", "transitional_other_amount",
+    "van_zero_cap", "van_low_cap",
+)  # fmt: skip
+
 # Inline branches opened by the two « A titre transitoire » clauses of this version.
 HYBRID_BRANCH = "hybrid_8_25_percent"  # 1° a), 2e alinéa
 OTHER_BRANCH = "other_61_90_150_euros"  # 1° b), 3e alinéa

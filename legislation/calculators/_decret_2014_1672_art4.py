@@ -1,0 +1,22 @@
+"""Helpers shared by the two 2015 wordings of décret n° 2014-1672, art. 4 (not a calculator)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from legislation.calculators.kit import Ctx
+from legislation.enums import Acquisition
+
+
+def invoice_date(ctx: Ctx, paragraph: str) -> date:
+    """« la date de facturation du véhicule acquis ou loué »; for a lease without one, the first rent."""
+    if ctx.purchase.invoice_date is not None:
+        return ctx.purchase.invoice_date
+    if ctx.purchase.acquisition is Acquisition.LEASE:
+        ctx.read(
+            "2015-destruction-window-lease",
+            f"Art. 4, {paragraph} counts the destruction window from « la date de facturation du véhicule "
+            "acquis ou loué »; for a lease whose invoice date is not given, the first-rent date (which the "
+            "chapeau of I puts on the same footing as the invoice date) is used.",
+        )
+    return ctx.decisive_date
