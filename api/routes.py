@@ -99,12 +99,14 @@ def calculate(body: BodyDep, catalogue: CatalogueDep) -> Response:
 
 @router.get("/healthz", tags=["operations"], summary="The process is up", responses=docs.responses("HealthOut", db=False))
 def healthz() -> Response:
+    """Liveness: the process answers (the database is not asked)."""
     return _json({"status": "ok"})
 
 
 @router.get("/readyz", tags=["operations"], summary="The database answers and holds a catalogue",
             responses=docs.responses("ReadyOut"))
 def readyz(session: SessionDep, catalogue: CatalogueDep) -> Response:
+    """Readiness: the database answers and holds a catalogue; which database, which load, how many versions."""
     load = store.latest_load(session)
     assert load is not None and load.id is not None  # the catalogue dependency raised otherwise
     backend = session.get_bind().dialect.name
