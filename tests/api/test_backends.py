@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,13 @@ REQUEST = {"acquisition": "purchase", "order_date": "2021-01-10", "invoice_date"
            "buyer": {"person_kind": "natural_person"}, "schemes": ["bonus"]}
 
 
+def _returning(session: Session) -> Callable[[], Session]:
+    def get_session_override() -> Session:
+        return session
+
+    return get_session_override
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_answers_do_not_depend_on_the_database(backend: str, fixture_tree: Path) -> None:
     answers = {}
@@ -27,7 +35,7 @@ def test_the_answers_do_not_depend_on_the_database(backend: str, fixture_tree: P
             load_tree(session, fixture_tree)
             session.commit()
             app = create_app()
-            app.dependency_overrides[get_session] = lambda session=session: session
+            app.dependency_overrides[get_session] = _returning(session)
             client = TestClient(app)
             answers[name] = [
                 client.get(path).content for path in (
