@@ -1,0 +1,201 @@
+"""The compiled fast path: rows to outcomes, identical to the explained path, without its explanations.
+
+For each scheme the engine keeps the versions' start days (bisect, then a day → version cache), and
+for each version a *plan*: its kernel (built once from its parameters) and its transitional clauses as
+plain dates. A row is resolved exactly as :mod:`legislation.resolver` does (decisive date, version in
+force, clauses open on the order date, ``inline`` / ``previous`` / ``more_favourable``), then computed
+by the kernel(s). Whatever a kernel does not decide — a missing fact, a version without a kernel —
+goes through the explained path for that row alone, and is counted in :attr:`Engine.fallbacks`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from datetime import date
+
+from legislation.enums import Acquisition, KeepMode, OrderTest, Scheme
+from legislation.fast.kernels import BUILDERS, Builder, Kernel
+from legislation.fast.row import SCHEME_TUPLES, Row, cents
+from legislation.resolver import calculate as explained_calculate
+from legislation.resolver import decisive_date
+from legislation.timeline import Catalogue
+from legislation.versions import TransitionalClause, Version
+
+# (scheme, status, amount in cents, eligible, version_id, paragraph, kept_version_id): what a batch row
+# carries. version_id is the version in force (as the JSON answer gives it); kept_version_id the version
+# whose award was kept when a transitional clause kept another one, else None.
+Outcome = tuple[str, str, int | None, bool | None, str | None, str | None, str | None]
+
+COMPUTED, MISSING_FACTS = "computed", "missing_facts"
+NO_VERSION, KEPT_NOT_ON_FILE = "no_version_on_file", "kept_version_not_on_file"
+LEASE = Acquisition.LEASE
+NO_BRANCHES: frozenset[str] = frozenset()
+_CACHE_LIMIT = 200_000  # distinct decisive days remembered per scheme (bounded memory on odd inputs)
+
+
+@dataclass(slots=True, eq=False)
+class ClausePlan:
+    """A transitional clause as the fast path tests it (same test as resolver.check_clause)."""
+
+    inclusive: bool  # ordered_on_or_before (≤) rather than ordered_before (<)
+    order_limit: date
+    decisive_on_or_before: date
+    new_vehicles_only: bool
+    keeps: KeepMode
+    branches: frozenset[str]
+    kept: VersionPlan | None  # previous / more_favourable: the kept version's plan (None: not on file)
+
+
+@dataclass(slots=True, eq=False)
+class VersionPlan:
+    """One version ready for rows: its kernel (None: explained path only) and its clauses."""
+
+    version: Version
+    kernel: Kernel | None
+    clauses: tuple[ClausePlan, ...] = field(default=())
+    vid: str = ""
+
+    def __post_init__(self) -> None:
+        self.vid = self.version.id
+
+
+class SchemePlan:
+    """One scheme's timeline, compiled: start ordinals, plans, and a day → plan cache."""
+
+    __slots__ = ("scheme", "name", "starts", "plans", "cache")
+
+    def __init__(self, scheme: Scheme, plans: list[VersionPlan]) -> None:
+        self.scheme = scheme
+        self.name = scheme.value
+        self.plans = sorted(plans, key=lambda p: p.version.valid_from)
+        self.starts = [p.version.valid_from.toordinal() for p in self.plans]
+        self.cache: dict[date, VersionPlan | None] = {}
+
+    def find(self, day: date) -> VersionPlan | None:
+        """The plan of the version in force on ``day`` (``valid_from <= day < valid_until``), or None."""
+        i = bisect_right(self.starts, day.toordinal()) - 1
+        found = self.plans[i] if i >= 0 and self.plans[i].version.is_in_force(day) else None
+        if len(self.cache) < _CACHE_LIMIT:
+            self.cache[day] = found
+        return found
+
+
+class Engine:
+    """Compiled catalogue. ``outcomes(row)`` gives one :data:`Outcome` per scheme of the row."""
+
+    def __init__(self, catalogue: Catalogue, builders: dict[str, Builder] | None = None) -> None:
+        self.catalogue = catalogue
+        builders = BUILDERS if builders is None else builders
+        plans = {vid: VersionPlan(version=v, kernel=_build(v, builders)) for vid, v in catalogue.versions.items()}
+        for plan in plans.values():
+            plan.clauses = tuple(_clause_plan(c, plans) for c in plan.version.transitional)
+        self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
+        self._plans_of = {id(t): (t, tuple(self.schemes[s] for s in t)) for t in SCHEME_TUPLES}
+        self.compiled = sorted(vid for vid, p in plans.items() if p.kernel is not None)
+        self.fallbacks = 0  # scheme-rows sent to the explained path
+
+    def outcomes(self, row: Row) -> list[Outcome]:
+        """Every scheme of the row; :class:`InvalidDates` exactly as the explained path raises it."""
+        day = row.first_rent_date if row.acquisition is LEASE else row.invoice_date
+        order = row.order_date
+        if day is None or (order is not None and (
+                (row.invoice_date is not None and row.invoice_date < order)
+                or (row.first_rent_date is not None and row.first_rent_date < order))):
+            decisive_date(row.to_purchase())  # raises the explained path's InvalidDates
+        assert day is not None
+        if not row.exact:
+            return [self.explained(row, s) for s in row.schemes]
+        schemes = row.schemes
+        shared = self._plans_of.get(id(schemes))
+        plans = shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
+        results = []
+        for plan in plans:
+            try:
+                version = plan.cache[day]
+            except KeyError:
+                version = plan.find(day)
+            if version is None:
+                results.append((plan.name, NO_VERSION, None, None, None, None, None))
+                continue
+            kernel = version.kernel
+            if kernel is not None:
+                if order is None or not version.clauses:
+                    decided = kernel(row, NO_BRANCHES)
+                    if decided is not None:
+                        results.append(decided)
+                        continue
+                else:
+                    outcome = self._with_clauses(row, version, day, plan.name)
+                    if outcome is not None:
+                        results.append(outcome)
+                        continue
+            results.append(self.explained(row, plan.scheme))
+        return results
+
+    def _with_clauses(self, row: Row, plan: VersionPlan, day: date, scheme: str) -> Outcome | None:
+        """resolver.calculate for a version whose clauses may be open; None sends the row to the explained path."""
+        opened = [c for c in plan.clauses if _is_open(c, row, day)]
+        inline = frozenset(b for c in opened if c.keeps is KeepMode.INLINE for b in c.branches)
+        assert plan.kernel is not None
+        decided = plan.kernel(row, inline)
+        if decided is None:
+            return None
+        kept, kept_id, kept_missing = decided, None, False
+        for clause in opened:
+            if clause.keeps is KeepMode.INLINE:
+                continue
+            if clause.kept is None:
+                kept_missing = True
+                continue
+            if clause.kept.kernel is None:
+                return None
+            previous = clause.kept.kernel(row, NO_BRANCHES)
+            if previous is None:
+                return None
+            if clause.keeps is KeepMode.PREVIOUS or previous[2] > kept[2]:
+                kept, kept_id = previous, clause.kept.vid
+        if kept_id is None and not kept_missing:
+            return kept
+        status = KEPT_NOT_ON_FILE if kept_missing else COMPUTED
+        return scheme, status, kept[2], kept[3], plan.vid, kept[5], kept_id
+
+    def explained(self, row: Row, scheme: Scheme) -> Outcome:
+        """The explained path for one scheme of a row (counted as a fallback)."""
+        self.fallbacks += 1
+        return explained_outcome(self.catalogue, row, scheme)
+
+
+def explained_outcome(catalogue: Catalogue, row: Row, scheme: Scheme) -> Outcome:
+    """What the explained path (resolver + calculator with every step) gives, as an :data:`Outcome`."""
+    result = explained_calculate(catalogue, row.to_purchase(), scheme)
+    version = result.resolution.version
+    award = result.award
+    if version is None or award is None:
+        return scheme.value, result.status, None, None, None, None, None
+    kept_id = award.version_id if result.kept_by is not None else None
+    return scheme.value, result.status, cents(award.amount), award.eligible, version.id, award.paragraph, kept_id
+
+
+def _build(version: Version, builders: dict[str, Builder]) -> Kernel | None:
+    builder = builders.get(version.calculator or "")
+    return builder(version) if builder is not None else None
+
+
+def _clause_plan(clause: TransitionalClause, plans: dict[str, VersionPlan]) -> ClausePlan:
+    return ClausePlan(
+        inclusive=clause.order_test is OrderTest.ORDERED_ON_OR_BEFORE, order_limit=clause.order_limit,
+        decisive_on_or_before=clause.decisive_on_or_before, new_vehicles_only=clause.new_vehicles_only,
+        keeps=clause.keeps, branches=frozenset(clause.branches),
+        kept=plans.get(clause.kept_version_id) if clause.kept_version_id else None,
+    )
+
+
+def _is_open(clause: ClausePlan, row: Row, day: date) -> bool:
+    """resolver.check_clause: order test, deadline, and « never registered » where the clause says so."""
+    order = row.order_date
+    assert order is not None
+    order_ok = order <= clause.order_limit if clause.inclusive else order < clause.order_limit
+    if not order_ok or day > clause.decisive_on_or_before:
+        return False
+    return row.vehicle_previously_registered is False if clause.new_vehicles_only else True

@@ -1,0 +1,163 @@
+"""The flat row a batch calculation reads: every fact of a :class:`~legislation.facts.Purchase`, one attribute each.
+
+A ``Purchase`` is three frozen dataclasses (about 13 µs to build); a batch of a million rows cannot afford
+that before it computes anything. A :class:`Row` holds the same facts in one mutable slotted object —
+built field by field from a CSV line or converted from a ``Purchase`` — and converts back to a
+``Purchase`` when a row must go through the explained path.
+
+Money and quantities are exact integers: euros as **cents** (:data:`MONEY_FIELDS`, the contract allows two
+decimals) and kW, kWh, km as **thousandths** (:data:`QUANTITY_FIELDS`, three decimals). Integer
+arithmetic is exact and four to five times faster than ``Decimal`` here (an add, a compare, a multiply
+and a ``quantize`` cost 0.7 µs in ``Decimal``, 0.15 µs in ``int``). A ``Purchase`` whose amounts do not
+fit (more decimals than the contract allows, negative, absurdly large) gives a row with ``exact=False``,
+which the engine sends to the explained path whole. Attribute names are the CSV column names of ``vigueur batch``:
+``vehicle_*`` for :class:`Vehicle`, ``buyer_*`` for :class:`Buyer`, ``scrapped_*`` for
+:class:`ScrappedVehicle` (``scrapped_vehicle`` says whether there is one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from legislation.enums import (
+    Acquisition,
+    CritAir,
+    Energy,
+    EuroStandard,
+    PersonKind,
+    PowerBasis,
+    Scheme,
+    VanClass,
+    VehicleCategory,
+)
+from legislation.facts import Buyer, Purchase, ScrappedVehicle, Vehicle
+
+ALL_SCHEMES: tuple[Scheme, ...] = tuple(Scheme)
+# The scheme tuples a row may share: one object each, so the engine finds their plans by identity
+# (an enum's hash is computed in Python, too slow for a lookup per row).
+SCHEME_TUPLES: tuple[tuple[Scheme, ...], ...] = (ALL_SCHEMES, *((s,) for s in Scheme), tuple(reversed(ALL_SCHEMES)))
+
+
+def shared_schemes(schemes: tuple[Scheme, ...]) -> tuple[Scheme, ...]:
+    """The shared tuple equal to ``schemes`` (the same object every time), or ``schemes`` itself."""
+    return next((t for t in SCHEME_TUPLES if t == schemes), schemes)
+
+
+@dataclass(slots=True)
+class Row:
+    """One purchase or lease, flat. Treated as immutable once built (not frozen: frozen init is 3× slower)."""
+
+    acquisition: Acquisition
+    order_date: date | None = None
+    invoice_date: date | None = None
+    first_rent_date: date | None = None
+    lease_duration_months: int | None = None
+    schemes: tuple[Scheme, ...] = ALL_SCHEMES
+    vehicle_category: VehicleCategory | None = None
+    vehicle_energy: Energy | None = None
+    vehicle_co2_g_per_km: int | None = None
+    vehicle_acquisition_cost: int | None = None  # cents
+    vehicle_battery_rental_cost: int = 0  # cents
+    vehicle_electric_motor_power_30min_kw: int | None = None  # thousandths of a kW
+    vehicle_net_max_power_kw: int | None = None  # thousandths of a kW
+    vehicle_power_basis: PowerBasis | None = None
+    vehicle_uses_lead_battery: bool | None = None
+    vehicle_battery_energy_kwh: int | None = None  # thousandths of a kWh
+    vehicle_city_electric_range_km: int | None = None  # metres
+    vehicle_euro_standard: EuroStandard | None = None
+    vehicle_critair: CritAir | None = None
+    vehicle_van_class: VanClass | None = None
+    vehicle_previously_registered: bool | None = None
+    vehicle_first_registration_date: date | None = None
+    vehicle_new_registration_system: bool | None = None
+    vehicle_wheelchair_accessible: bool | None = None
+    buyer_person_kind: PersonKind | None = None
+    buyer_reference_income_per_share: int | None = None  # cents
+    buyer_income_tax_nil: bool | None = None
+    buyer_home_work_distance_km: int | None = None  # metres
+    buyer_professional_km_per_year: int | None = None  # metres
+    scrapped_vehicle: bool = False
+    scrapped_energy: Energy | None = None
+    scrapped_category: VehicleCategory | None = None
+    scrapped_first_registration_date: date | None = None
+    scrapped_owned_since: date | None = None
+    scrapped_destruction_date: date | None = None
+    bonus_ecologique_amount: int | None = None  # cents
+    exact: bool = True  # False: a fact does not fit its integer scale; the explained path computes the row
+    source: Purchase | None = None  # the purchase the row was converted from, if any
+
+    @classmethod
+    def from_purchase(cls, purchase: Purchase) -> Row:
+        """The flat row of a purchase; ``exact`` is False when an amount does not fit its scale."""
+        values: dict[str, Any] = {name: getattr(purchase, name) for name in TOP_LEVEL}
+        values.update({f"vehicle_{n}": getattr(purchase.vehicle, n) for n in VEHICLE_FIELDS})
+        values.update({f"buyer_{n}": getattr(purchase.buyer, n) for n in BUYER_FIELDS})
+        scrapped = purchase.scrapped_vehicle
+        values["scrapped_vehicle"] = scrapped is not None
+        if scrapped is not None:
+            values.update({f"scrapped_{n}": getattr(scrapped, n) for n in SCRAPPED_FIELDS})
+        exact = True
+        for name, scale in SCALES.items():
+            if values[name] is not None:
+                scaled = to_scaled(values[name], scale)
+                exact = exact and scaled is not None
+                values[name] = scaled if scaled is not None else 0
+        values["schemes"] = shared_schemes(values["schemes"])
+        return cls(**values, exact=exact, source=purchase)
+
+    def to_purchase(self) -> Purchase:
+        """The domain purchase this row describes (what the explained path reads)."""
+        if self.source is not None:
+            return self.source
+        values = {name: getattr(self, name) for name in ROW_FIELDS}
+        for name, scale in SCALES.items():
+            if values[name] is not None:
+                values[name] = from_scaled(values[name], scale)
+        scrapped = None
+        if self.scrapped_vehicle:
+            scrapped = ScrappedVehicle(**{n: values[f"scrapped_{n}"] for n in SCRAPPED_FIELDS})
+        return Purchase(
+            **{name: values[name] for name in TOP_LEVEL},
+            vehicle=Vehicle(**{n: values[f"vehicle_{n}"] for n in VEHICLE_FIELDS}),
+            buyer=Buyer(**{n: values[f"buyer_{n}"] for n in BUYER_FIELDS}),
+            scrapped_vehicle=scrapped,
+        )
+
+
+CENTS, THOUSANDTHS = 100, 1000
+MONEY_FIELDS = ("vehicle_acquisition_cost", "vehicle_battery_rental_cost", "buyer_reference_income_per_share",
+                "bonus_ecologique_amount")
+QUANTITY_FIELDS = ("vehicle_electric_motor_power_30min_kw", "vehicle_net_max_power_kw", "vehicle_battery_energy_kwh",
+                   "vehicle_city_electric_range_km", "buyer_home_work_distance_km", "buyer_professional_km_per_year")
+SCALES: dict[str, int] = {**dict.fromkeys(MONEY_FIELDS, CENTS), **dict.fromkeys(QUANTITY_FIELDS, THOUSANDTHS)}
+_LIMIT = 10**18  # beyond this, Decimal's 28 digits could round where integers do not: leave it to Decimal
+
+
+def to_scaled(value: Decimal, scale: int) -> int | None:
+    """``value × scale`` as an int when it is a whole number in [0, 10^18); None otherwise."""
+    scaled = Decimal(value) * scale
+    if not scaled.is_finite() or scaled != scaled.to_integral_value() or not 0 <= scaled < _LIMIT:
+        return None
+    return int(scaled)
+
+
+def from_scaled(value: int, scale: int) -> Decimal:
+    """The Decimal an int of a scale stands for: 3000000 cents → Decimal('30000.00')."""
+    return Decimal(value).scaleb(-2 if scale == CENTS else -3)
+
+
+def cents(amount: Decimal) -> int:
+    """An award's amount (already rounded to the cent) in cents."""
+    return int(amount.scaleb(2))
+
+
+VEHICLE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Vehicle))
+BUYER_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Buyer))
+SCRAPPED_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ScrappedVehicle))
+TOP_LEVEL: tuple[str, ...] = tuple(
+    f.name for f in fields(Purchase) if f.name not in ("vehicle", "buyer", "scrapped_vehicle")
+)
+ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Row) if f.name not in ("exact", "source"))
