@@ -134,9 +134,16 @@ def resolve(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Resolut
                       clauses=checks, notes=notes)
 
 
-def run_calculator(version: Version, purchase: Purchase, decisive: date, open_branches: frozenset[str]) -> Award:
-    """Run one version's calculator; a missing fact becomes an award that names it."""
-    ctx = Ctx(version, purchase, decisive, open_branches)
+def run_calculator(
+    version: Version,
+    purchase: Purchase,
+    decisive: date,
+    open_branches: frozenset[str],
+    catalogue: Catalogue | None = None,
+) -> Award:
+    """Run one version's calculator (with the texts it relies on); a missing fact becomes an award naming it."""
+    relied = {ref: catalogue.versions[ref] for ref in version.relies_on} if catalogue is not None else {}
+    ctx = Ctx(version, purchase, decisive, open_branches, relied)
     try:
         award: Award = get_calculator(version.calculator or "").calculate(ctx)
         return award
@@ -154,7 +161,7 @@ def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Schem
     if version is None:
         return SchemeResult(resolution=resolution, status="no_version_on_file")
     inline = frozenset(b for c in resolution.open_clauses if c.clause.keeps is KeepMode.INLINE for b in c.clause.branches)
-    current = run_calculator(version, purchase, resolution.decisive_date, inline)
+    current = run_calculator(version, purchase, resolution.decisive_date, inline, catalogue)
     compared = [current]
     kept, kept_by, warnings, kept_missing = current, None, [], False
     for check in resolution.open_clauses:
@@ -171,7 +178,7 @@ def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Schem
                    if clause.keeps is KeepMode.MORE_FAVOURABLE else "the amount due cannot be computed")
             )
             continue
-        previous = run_calculator(other, purchase, resolution.decisive_date, frozenset())
+        previous = run_calculator(other, purchase, resolution.decisive_date, frozenset(), catalogue)
         compared.append(previous)
         if clause.keeps is KeepMode.PREVIOUS or previous.amount > kept.amount:
             kept, kept_by = previous, clause.id

@@ -4,9 +4,9 @@ NOR DEVR1428150D, JORF n° 0302 du 31 décembre 2014. In force 2015-01-01 → 20
 ``decret-2014-1672-art1.2015-01-01``, a text-only conditions version). The 2015 bonus (art. 3) and the
 2015 majoration (art. 4, initial wording) apply it; steps and refusals cite art. 1, not the amounts text.
 
-The numbers below are quoted, with their paragraph, in that version's ``[parameters]`` (the loader
-checks the words are in its text); a calculator's context only carries its own version's parameters,
-so they are repeated here and ``tests/unit/calculators/test_bonus_2015_01_01.py`` checks they agree.
+The numbers are that version's ``[parameters]``, each quoted with its paragraph (the loader checks the
+words are in its text); the calculators that apply art. 1 list it in ``relies_on`` and read them through
+:meth:`Ctx.p_of`.
 """
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ CITATION = "décret n° 2014-1672, art. 1"
 # Opened by the inline clause « decret-2014-1672-art1-5a-transitoire » (5° a), « à titre transitoire »).
 TRANSITIONAL_BRANCH = "art1_5a_transitional_90g"
 
-HYBRID_CO2_MAX = Decimal("110")  # I, 5° a): « inférieure ou égale à 110 grammes … »
-OTHER_CAR_CO2_MAX = Decimal("60")  # I, 5° a): « inférieure ou égale à 60 grammes … pour un autre type »
-TRANSITIONAL_CO2_MAX = Decimal("90")  # I, 5° a): « à titre transitoire, inférieure ou égale à 90 grammes »
-OTHER_VEHICLE_CO2_MAX = Decimal("60")  # I, 5° b)
-LEASE_MIN_MONTHS = 24  # I: « contrat d'une durée supérieure ou égale à deux ans »
+VERSION_ID = "decret-2014-1672-art1.2015-01-01"
+
+
+def _p(ctx: Ctx, name: str) -> Decimal:
+    """A number of art. 1 (its version's parameters: lease_min_months, *_co2_max)."""
+    return ctx.p_of(VERSION_ID, name)
+
 
 NOT_MEASURED = (VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.ELECTRIC_BICYCLE)
 
@@ -83,7 +85,7 @@ def _lease_duration(ctx: Ctx) -> Award | None:
     if ctx.purchase.acquisition is not Acquisition.LEASE:
         return None
     months = need(ctx.purchase.lease_duration_months, "lease_duration_months", "I")
-    if months < LEASE_MIN_MONTHS:
+    if months < _p(ctx, "lease_min_months"):
         return refuse(ctx, "I", f"a lease of {months} months: the aid needs a lease of two years or more")
     ctx.step_at(cite("I"), f"lease of {months} months ≥ two years")
     return None
@@ -120,33 +122,33 @@ def _co2_ceiling(ctx: Ctx, category: VehicleCategory) -> Award | None:
                 "The vehicle's CO2 is measured under règlement (CE) n° 715/2007 "
                 "(décret n° 2014-1672, art. 1, I, 1° and 5° b))."
             )
-        if co2 > OTHER_VEHICLE_CO2_MAX:
+        if co2 > _p(ctx, "other_vehicle_co2_max"):
             return refuse(
-                ctx, "I, 5° b)", f"CO2 {co2} g/km > {OTHER_VEHICLE_CO2_MAX} g/km for a van or other vehicle"
+                ctx, "I, 5° b)", f"CO2 {co2} g/km > {_p(ctx, 'other_vehicle_co2_max')} g/km for a van or other vehicle"
             )
-        ctx.step_at(cite("I, 5° b)"), f"van or other vehicle, CO2 {co2} g/km ≤ {OTHER_VEHICLE_CO2_MAX} g/km")
+        ctx.step_at(cite("I, 5° b)"), f"van or other vehicle, CO2 {co2} g/km ≤ {_p(ctx, 'other_vehicle_co2_max')} g/km")
         return None
-    if co2 <= OTHER_CAR_CO2_MAX:
-        ctx.step_at(cite("I, 5° a)"), f"passenger car, CO2 {co2} g/km ≤ {OTHER_CAR_CO2_MAX} g/km")
+    if co2 <= _p(ctx, "other_car_co2_max"):
+        ctx.step_at(cite("I, 5° a)"), f"passenger car, CO2 {co2} g/km ≤ {_p(ctx, 'other_car_co2_max')} g/km")
         return None
-    if co2 <= TRANSITIONAL_CO2_MAX and ctx.is_open(TRANSITIONAL_BRANCH):
+    if co2 <= _p(ctx, "transitional_co2_max") and ctx.is_open(TRANSITIONAL_BRANCH):
         ctx.step_at(
             cite("I, 5° a)"),
-            f"CO2 {co2} g/km ≤ {TRANSITIONAL_CO2_MAX} g/km: transitional ceiling "
+            f"CO2 {co2} g/km ≤ {_p(ctx, 'transitional_co2_max')} g/km: transitional ceiling "
             "(ordered before 2015-01-01, invoiced or first rent in the three months following)",
         )
         return None
-    if co2 > HYBRID_CO2_MAX:
+    if co2 > _p(ctx, "hybrid_co2_max"):
         return refuse(
             ctx,
             "I, 5° a)",
-            f"CO2 {co2} g/km > {HYBRID_CO2_MAX} g/km, the highest ceiling of art. 1, I, 5° a)",
+            f"CO2 {co2} g/km > {_p(ctx, 'hybrid_co2_max')} g/km, the highest ceiling of art. 1, I, 5° a)",
         )
     energy = need(ctx.vehicle.energy, "vehicle.energy", "I, 5° a)")
     if energy.is_hybrid:
         ctx.step_at(
             cite("I, 5° a)"),
-            f"{energy.value}, CO2 {co2} g/km ≤ {HYBRID_CO2_MAX} g/km (electric + petrol, diesel, LPG or CNG)",
+            f"{energy.value}, CO2 {co2} g/km ≤ {_p(ctx, 'hybrid_co2_max')} g/km (electric + petrol, diesel, LPG or CNG)",
         )
         return None
     ceiling = "60 g/km (90 g/km only in the transitional window, which is not open)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from collections.abc import Mapping
 from typing import TypeVar
 
 from legislation.award import Award, Reading, Step
@@ -35,12 +36,20 @@ class Ctx:
     """The explained evaluation of one version's barème for one purchase."""
 
     __slots__ = (
-        "version", "purchase", "vehicle", "buyer", "decisive_date", "open_branches",
+        "version", "purchase", "vehicle", "buyer", "decisive_date", "open_branches", "relied",
         "steps", "assumptions", "readings", "alternatives",
     )
 
-    def __init__(self, version: Version, purchase: Purchase, decisive_date: date, open_branches: frozenset[str]) -> None:
+    def __init__(
+        self,
+        version: Version,
+        purchase: Purchase,
+        decisive_date: date,
+        open_branches: frozenset[str],
+        relied: Mapping[str, Version] | None = None,
+    ) -> None:
         self.version = version
+        self.relied: Mapping[str, Version] = relied or {}
         self.purchase = purchase
         self.vehicle = purchase.vehicle
         self.buyer = purchase.buyer
@@ -64,6 +73,10 @@ class Ctx:
     def p(self, name: str) -> Decimal:
         """A parameter of the version (an amount, rate or threshold of its text)."""
         return self.version.parameters[name].value
+
+    def p_of(self, version_id: str, name: str) -> Decimal:
+        """A parameter of a text this version relies on (``relies_on``), e.g. the conditions article."""
+        return self.relied[version_id].parameters[name].value
 
     def step(self, paragraph: str, text: str, amount: Decimal | None = None) -> None:
         self.steps.append(Step(citation=self.cite(paragraph), text=text, amount=amount))

@@ -480,11 +480,10 @@ def test_period_in_force(catalogue: Catalogue, invoice: str, in_force: bool) -> 
     assert (found == VERSION) is in_force
 
 
-def test_art_1_numbers_agree_with_the_quoted_parameters(catalogue: Catalogue) -> None:
+def test_art_1_numbers_are_read_from_its_version(catalogue: Catalogue) -> None:
+    """The calculators read art. 1's ceilings from its version; the text fixes 110 / 60 / 90 / 60 g and 2 years."""
     version = catalogue.get("decret-2014-1672-art1.2015-01-01")
-    assert version.param("hybrid_co2_max") == art1.HYBRID_CO2_MAX
-    assert version.param("other_car_co2_max") == art1.OTHER_CAR_CO2_MAX
-    assert version.param("transitional_co2_max") == art1.TRANSITIONAL_CO2_MAX
-    assert version.param("other_vehicle_co2_max") == art1.OTHER_VEHICLE_CO2_MAX
-    assert version.param("lease_min_months") == art1.LEASE_MIN_MONTHS
+    assert [version.param(n) for n in ("hybrid_co2_max", "other_car_co2_max", "transitional_co2_max",
+                                        "other_vehicle_co2_max", "lease_min_months")] == [110, 60, 90, 60, 24]
+    assert art1.VERSION_ID == version.id
     assert VERSION in {v.id for v in catalogue.versions.values() if version.id in v.relies_on}
