@@ -1,0 +1,211 @@
+"""`vigueur batch`: many purchases in (CSV or JSON Lines), one result per scheme out, in the same format.
+
+The input is streamed in chunks of lines; each chunk is validated and computed by the compiled fast path
+(:mod:`legislation.fast`) — in this process, or in worker processes for big inputs, the chunks written
+back in input order with at most a few in flight, so memory stays flat whatever the input size. A row
+that does not validate is written with status ``invalid``, its line number and the reason, and the run
+goes on. Exit code: 0 every row valid; 1 some rows invalid (all the others computed); 2 bad arguments or
+CSV header; 3 invalid catalogue.
+"""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+import os
+import sys
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+
+from api.batch_io import OUTPUT_COLUMNS, ChunkResult, CsvPlan, Invalid, run_csv_chunk, run_jsonl_chunk
+from api.cli import VersionsDir, app, catalogue_from, fail
+from legislation.fast import Engine
+
+CHUNK_ROWS = 4000  # rows per chunk: big enough to amortise the hand-off, small enough to stay flat
+PARALLEL_FROM_BYTES = 4 << 20  # inputs smaller than this are computed in this process by default
+
+
+class Format(StrEnum):
+    CSV = "csv"
+    JSONL = "jsonl"
+
+
+Chunk = tuple[list[int], list[str]]
+_STATE: dict[str, Any] = {}  # this process's engine and CSV plan (workers inherit or build their own)
+
+
+@app.command()
+def batch(
+    input_path: Annotated[str, typer.Argument(metavar="INPUT", help="CSV or JSON Lines file; '-' reads standard input.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Write the results here (default: standard output).")] = None,
+    format: Annotated[Format | None, typer.Option("--format", help="csv or jsonl (default: from the extension, else csv).")] = None,  # noqa: A002
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help=(
+        "Processes computing chunks (default: one per core for inputs over 4 MB, else 1)."))] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No summary on standard error.")] = False,
+    versions_dir: VersionsDir = None,
+) -> None:
+    """Compute many purchases: CSV (documented header) or JSON Lines in, results streamed out in the same format."""
+    kind = format or (Format.JSONL if input_path.endswith((".jsonl", ".ndjson")) else Format.CSV)
+    source = _open_input(input_path)
+    size = os.fstat(source.fileno()).st_size if input_path != "-" else 0
+    _STATE["engine"] = Engine(catalogue_from(versions_dir))
+    records = _records(source, csv_quotes=kind is Format.CSV)
+    header = None
+    if kind is Format.CSV:
+        header = _header(records)
+    count = workers or ((os.cpu_count() or 1) if size >= PARALLEL_FROM_BYTES else 1)
+    sink = out.open("w", encoding="utf-8", newline="") if out else sys.stdout
+    started = time.perf_counter()
+    progress = _Progress(size, enabled=sys.stderr.isatty() and not quiet)
+    totals = ChunkResult()
+    try:
+        if kind is Format.CSV:
+            csv.writer(sink, lineterminator="\n").writerow(OUTPUT_COLUMNS)
+        for result in _run(_chunks(records, progress), count, header, versions_dir):
+            sink.write(result.text)
+            _add(totals, result)
+            progress.update(totals.rows)
+    finally:
+        progress.close()
+        if out:
+            sink.close()
+        source.close()
+    if not quiet:
+        _summary(totals, time.perf_counter() - started, count)
+    raise typer.Exit(1 if totals.invalid else 0)
+
+
+def _open_input(path: str) -> TextIO:
+    if path == "-":
+        return sys.stdin
+    if not Path(path).is_file():
+        fail(400, "Input file not found", [{"field": "INPUT", "message": f"no file {path}"}], 2)
+    return open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed by the command
+
+
+def _records(stream: TextIO, *, csv_quotes: bool) -> Iterator[tuple[int, str]]:
+    """(line number, record text); a CSV record runs on while a quoted field is open."""
+    number, start, pending = 0, 0, ""
+    for text in stream:
+        number += 1
+        if pending:
+            pending += text
+            if pending.count('"') % 2 == 0:
+                yield start, pending
+                pending = ""
+        elif csv_quotes and '"' in text and text.count('"') % 2:
+            start, pending = number, text
+        else:
+            yield number, text
+    if pending:
+        yield start, pending
+
+
+def _header(records: Iterator[tuple[int, str]]) -> list[str]:
+    first = next(records, None)
+    if first is None:
+        fail(422, "Empty input", [{"field": "header", "message": "the CSV input has no header line"}], 2)
+        raise AssertionError("unreachable")  # pragma: no cover
+    header = next(csv.reader([first[1]]))
+    try:
+        CsvPlan(header)
+    except Invalid as exc:
+        fail(422, "Invalid CSV header", [{"field": "header", "message": str(exc)}], 2)
+    return header
+
+
+def _chunks(records: Iterable[tuple[int, str]], progress: _Progress) -> Iterator[Chunk]:
+    lines: list[int] = []
+    texts: list[str] = []
+    for line, text in records:
+        lines.append(line)
+        texts.append(text)
+        if len(lines) == CHUNK_ROWS:
+            progress.read(sum(map(len, texts)))
+            yield lines, texts
+            lines, texts = [], []
+    if lines:
+        yield lines, texts
+
+
+def _run(chunks: Iterator[Chunk], workers: int, header: list[str] | None,
+         versions_dir: Path | None) -> Iterator[ChunkResult]:
+    """Each chunk's result, in input order; in worker processes when ``workers`` > 1."""
+    _setup(None, header)
+    if workers == 1:
+        yield from map(_work, chunks)
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with context.Pool(workers, initializer=_setup, initargs=(versions_dir, header)) as pool:
+        pending: deque[Any] = deque()
+        for chunk in chunks:
+            pending.append(pool.apply_async(_work, (chunk,)))
+            if len(pending) >= 2 * workers + 1:  # a bounded window: memory stays flat, order is kept
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+def _setup(versions_dir: Path | None, header: list[str] | None) -> None:
+    if "engine" not in _STATE:  # a spawned worker: build its own engine
+        from api.loader import load_catalogue
+
+        _STATE["engine"] = Engine(load_catalogue(versions_dir))
+    _STATE["plan"] = CsvPlan(header) if header is not None else None
+
+
+def _work(chunk: Chunk) -> ChunkResult:
+    lines, texts = chunk
+    plan = _STATE["plan"]
+    if plan is None:
+        return run_jsonl_chunk(_STATE["engine"], lines, texts)
+    return run_csv_chunk(_STATE["engine"], plan, lines, texts)
+
+
+def _add(totals: ChunkResult, result: ChunkResult) -> None:
+    totals.rows += result.rows
+    totals.results += result.results
+    totals.invalid += result.invalid
+    totals.fallbacks += result.fallbacks
+    totals.first_error = totals.first_error or result.first_error
+
+
+def _summary(totals: ChunkResult, elapsed: float, workers: int) -> None:
+    share = 100 * totals.fallbacks / totals.results if totals.results else 0.0
+    rate = totals.rows / elapsed if elapsed else 0.0
+    lines = [f"vigueur batch: {totals.rows} rows, {totals.results} results, {totals.invalid} invalid rows; "
+             f"{totals.fallbacks} results ({share:.2f} %) by the explained path; {elapsed:.2f} s, {rate:,.0f} rows/s, "
+             f"{workers} process(es)"]
+    if totals.first_error:
+        lines.append(f"first invalid row: {totals.first_error}")
+    typer.echo("\n".join(lines), err=True)
+
+
+class _Progress:
+    """A one-line progress report on standard error (only when it is a terminal)."""
+
+    def __init__(self, size: int, *, enabled: bool) -> None:
+        self.size, self.enabled, self.done_chars = size, enabled, 0
+        self.started = self.shown = time.perf_counter()
+
+    def read(self, chars: int) -> None:
+        self.done_chars += chars
+
+    def update(self, rows: int) -> None:
+        now = time.perf_counter()
+        if not self.enabled or now - self.shown < 0.25:
+            return
+        self.shown = now
+        share = f"{min(100.0, 100 * self.done_chars / self.size):5.1f} % · " if self.size else ""
+        sys.stderr.write(f"\rbatch: {share}{rows:,} rows · {rows / (now - self.started):,.0f} rows/s   ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
