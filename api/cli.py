@@ -153,3 +153,6 @@ def _parse_day(value: str) -> date:
 
 def main() -> None:  # pragma: no cover - console entry point
     app()
+
+
+import api.batch  # noqa: E402,F401 - registers `vigueur batch` (it needs fail, catalogue_from, VersionsDir above)
