@@ -9,9 +9,11 @@ quoted from the text.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from legislation.award import Award
 from legislation.calculators.kit import Ctx
-from legislation.enums import Energy, VehicleCategory
+from legislation.enums import Energy, PowerBasis, VehicleCategory
 
 PARAMETERS = (
     "ev_co2_max", "ev_low_price_limit", "ev_rate", "ev_cap_natural", "ev_cap_legal",
@@ -91,8 +93,7 @@ def _two_three_wheelers(ctx: Ctx) -> Award:
     if lead:
         return ctx.refuse("4°", "the vehicle uses a lead battery: neither 4° nor 5° applies")
     power = ctx.need(ctx.vehicle.net_max_power_kw, "vehicle.net_max_power_kw", "4°")
-    basis = ctx.need(ctx.vehicle.power_basis, "vehicle.power_basis", "4°")
-    threshold = ctx.p("l_min_kw_regulation") if basis.value == "regulation_eu_168_2013" else ctx.p("l_min_kw_directive")
+    threshold = _power_threshold(ctx, power)
     if power >= threshold:
         kwh = ctx.need(ctx.vehicle.battery_energy_kwh, "vehicle.battery_energy_kwh", "4°")
         amount = ctx.per_unit("4°", "l_per_kwh", kwh, "kWh")
@@ -105,6 +106,20 @@ def _two_three_wheelers(ctx: Ctx) -> Award:
     amount = ctx.rate("5°", "l_small_rate", cost, "cost")
     amount = ctx.cap("5°", amount, ctx.p("l_small_cap"), "cap")
     return ctx.award(amount, "5°", f"electric L vehicle, {power} kW < {threshold} kW: 20 % capped at 100 €")
+
+
+def _power_threshold(ctx: Ctx, power: Decimal) -> Decimal:
+    """« 2 kilowatts en application du règlement (UE) 168/2013 ou … 3 kilowatts en application de la directive
+    2002/24/CE »: the instrument is asked only when the power lies between the two thresholds."""
+    low, high = ctx.p("l_min_kw_regulation"), ctx.p("l_min_kw_directive")
+    if power >= high or power < low:
+        side = "≥ both" if power >= high else "< both"
+        ctx.step("4°, 5°", f"net maximum power {power} kW is {side} thresholds ({low} kW under "
+                           f"règlement (UE) 168/2013, {high} kW under directive 2002/24/CE): "
+                           "the instrument does not matter")
+        return high if power >= high else low
+    basis = ctx.need(ctx.vehicle.power_basis, "vehicle.power_basis", "4°")
+    return low if basis is PowerBasis.REGULATION_EU_168_2013 else high
 
 
 def _light_m2_n2(ctx: Ctx) -> Award:

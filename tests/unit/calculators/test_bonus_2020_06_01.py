@@ -129,3 +129,32 @@ def test_electric_bicycle_is_not_in_this_text(catalogue: Catalogue) -> None:
 def test_missing_price_is_named(catalogue: Catalogue) -> None:
     a = award(catalogue, category=CAR, co2_g_per_km=0, buyer=NATURAL, critair=CritAir.ELECTRIC)
     assert a.eligible is None and a.missing_facts == ("vehicle.acquisition_cost",)
+
+
+@pytest.mark.parametrize(
+    ("power", "kwh", "cost", "expected", "paragraph"),
+    [
+        # 4 kW ≥ 2 kW (règlement) and ≥ 3 kW (directive): 4° whatever the instrument;
+        # 250 × 2.3 = 575; 27 % × 3 500 = 945; min(945, 900) = 900 > 575 → 575.00
+        ("4", "2.3", "3500", "575.00", "4°"),
+        # 3 kW is ≥ both thresholds (« supérieure ou égale »): 4°;
+        # 250 × 2 = 500 ≤ min(27 % × 5 000, 900) = 900 → 500.00
+        ("3", "2", "5000", "500.00", "4°"),
+        # 1.5 kW < 2 kW and < 3 kW: 5° whatever the instrument; 20 % × 1 800 = 360 > 100 cap → 100.00
+        ("1.5", "1.2", "1800", "100.00", "5°"),
+    ],
+)
+def test_power_basis_not_asked_when_both_thresholds_agree(
+    catalogue: Catalogue, power: str, kwh: str, cost: str, expected: str, paragraph: str
+) -> None:
+    a = award(catalogue, category=L, energy=Energy.ELECTRIC, uses_lead_battery=False, net_max_power_kw=power,
+              battery_energy_kwh=kwh, acquisition_cost=cost, buyer=NATURAL)
+    assert a.missing_facts == ()
+    assert a.amount == Decimal(expected) and a.paragraph.endswith(paragraph)
+
+
+def test_power_basis_asked_between_the_two_thresholds(catalogue: Catalogue) -> None:
+    # 2.5 kW: ≥ 2 kW under règlement (UE) 168/2013 (4°) but < 3 kW under directive 2002/24/CE (5°)
+    a = award(catalogue, category=L, energy=Energy.ELECTRIC, uses_lead_battery=False, net_max_power_kw="2.5",
+              battery_energy_kwh="2", acquisition_cost="2000", buyer=NATURAL)
+    assert a.eligible is None and a.missing_facts == ("vehicle.power_basis",)
