@@ -88,7 +88,25 @@ def _plug_in_hybrid(ctx: Ctx) -> Award:
     return ctx.award(ctx.p("phev_amount"), "7°", "plug-in hybrid 21–50 g/km, ≤ 50 000 €, range > 50 km")
 
 
+# « véhicules mentionnés au 6° de l'article D. 251-1 »: that 6° is not on file for 2020; in its 2017 wording
+# (reconstructed in history/era-2017-2020.md, not amended since as far as the history shows) it is the
+# two- or three-wheeler or quadricycle that « utilise l'électricité (EL) comme source d'énergie », and 4°
+# and 5° themselves (lead battery, « énergie de la batterie ») presuppose an electric vehicle.
+L_ELECTRIC_ONLY = (
+    "4° and 5° cover the « véhicules mentionnés au 6° de l'article D. 251-1 »: two- and three-wheelers "
+    "and quadricycles using electricity (EL) as their energy (D. 251-1, 6°, 2017 wording; the 2020 "
+    "wording is not on file). A vehicle whose energy the request gives as other than electric is not "
+    "one of them."
+)
+
+
 def _two_three_wheelers(ctx: Ctx) -> Award:
+    energy = ctx.vehicle.energy
+    if energy is not None and energy is not Energy.ELECTRIC:
+        ctx.read("l-vehicle-electric-only", L_ELECTRIC_ONLY)
+        ctx.step_at("C. énergie, art. D. 251-1, 6°", f"energy {energy.value}: the 6° requires electricity")
+        return ctx.refuse("4°, 5°", f"a {energy.value} two- or three-wheeler or quadricycle is not a vehicle "
+                                    "of the 6° of D. 251-1 (electric): neither 4° nor 5° applies")
     lead = ctx.need(ctx.vehicle.uses_lead_battery, "vehicle.uses_lead_battery", "4°")
     if lead:
         return ctx.refuse("4°", "the vehicle uses a lead battery: neither 4° nor 5° applies")

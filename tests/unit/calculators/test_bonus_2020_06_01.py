@@ -158,3 +158,14 @@ def test_power_basis_asked_between_the_two_thresholds(catalogue: Catalogue) -> N
     a = award(catalogue, category=L, energy=Energy.ELECTRIC, uses_lead_battery=False, net_max_power_kw="2.5",
               battery_energy_kwh="2", acquisition_cost="2000", buyer=NATURAL)
     assert a.eligible is None and a.missing_facts == ("vehicle.power_basis",)
+
+
+@pytest.mark.parametrize("energy", [Energy.PETROL, Energy.PETROL_ELECTRIC_HYBRID])
+def test_non_electric_two_wheeler_is_not_a_vehicle_of_the_6th(catalogue: Catalogue, energy: Energy) -> None:
+    # 4° and 5° cover the vehicles of the 6° of D. 251-1 (electric L vehicles): a petrol scooter gets nothing,
+    # even with every fact of 4° given (it used to get 250 × 1 = 250 € as an « electric L vehicle »).
+    a = award(catalogue, category=L, energy=energy, uses_lead_battery=False, net_max_power_kw="8",
+              power_basis=PowerBasis.REGULATION_EU_168_2013, battery_energy_kwh="1", acquisition_cost="3000",
+              buyer=NATURAL)
+    assert (a.amount, a.eligible) == (Decimal("0.00"), False)
+    assert any(r.id == "l-vehicle-electric-only" for r in a.readings)
