@@ -77,8 +77,20 @@ def _zero_emission(ctx: Ctx, category: VehicleCategory) -> Award:
     return ctx.refuse("3°", f"cost {cost} € > 60 000 €: only vans and hydrogen vehicles are aided above 60 000 €")
 
 
+# 7° bounds « le coût d'acquisition … toutes taxes comprises » without the words « incluant le cas échéant le
+# coût d'acquisition ou de location de la batterie » that 1°, 2° and 3° of the same article add to the same
+# phrase: a leased battery is not counted in the 50 000 € ceiling (as the 5° keeps it out of its rate's base).
+PHEV_CEILING_WITHOUT_BATTERY = (
+    "7°: « dont le coût d'acquisition est inférieur ou égal à 50 000 euros toutes taxes comprises » does not "
+    "add « incluant le cas échéant le coût d'acquisition ou de location de la batterie », which 1°, 2° and "
+    "3° write out for their price bands: the cost of a leased battery is left out of the 50 000 € ceiling."
+)
+
+
 def _plug_in_hybrid(ctx: Ctx) -> Award:
-    cost = ctx.cost_with_battery("7°")
+    cost = ctx.need(ctx.vehicle.acquisition_cost, "vehicle.acquisition_cost", "7°")
+    if ctx.vehicle.battery_rental_cost:
+        ctx.read("2020-7-ceiling-without-battery", PHEV_CEILING_WITHOUT_BATTERY)
     if cost > ctx.p("phev_price_max"):
         return ctx.refuse("7°", f"21–50 g/km but cost {cost} € > 50 000 €")
     city_range = ctx.need(ctx.vehicle.city_electric_range_km, "vehicle.city_electric_range_km", "7°")

@@ -169,3 +169,13 @@ def test_non_electric_two_wheeler_is_not_a_vehicle_of_the_6th(catalogue: Catalog
               buyer=NATURAL)
     assert (a.amount, a.eligible) == (Decimal("0.00"), False)
     assert any(r.id == "l-vehicle-electric-only" for r in a.readings)
+
+
+def test_plug_in_hybrid_ceiling_leaves_out_a_leased_battery(catalogue: Catalogue) -> None:
+    # 7°: « coût d'acquisition … inférieur ou égal à 50 000 euros TTC », without the « incluant … batterie »
+    # of 1° to 3°: 48 000 ≤ 50 000 (the 4 000 € battery lease is not added) → 2 000 €.
+    a = award(catalogue, category=CAR, energy=Energy.PETROL_ELECTRIC_HYBRID, co2_g_per_km=35,
+              acquisition_cost="48000", battery_rental_cost=Decimal("4000"), city_electric_range_km="60",
+              buyer=NATURAL)
+    assert (a.amount, a.paragraph.endswith("7°")) == (Decimal("2000.00"), True)
+    assert any(r.id == "2020-7-ceiling-without-battery" for r in a.readings)
