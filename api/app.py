@@ -60,15 +60,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             report = store.ensure_loaded(engine, current.versions_dir)
             if report is not None:
-                log.info("catalogue loaded into %s: %s", redact_database_url(current.database_url), report.to_json()["counts"])
+                log.info(
+                    "catalogue loaded into %s: %s",
+                    redact_database_url(current.database_url),
+                    report.to_json()["counts"],
+                )
         except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-            log.warning("database %s unavailable at start-up (%s): answering 503 until it is back",
-                        redact_database_url(current.database_url), str(exc).splitlines()[0])
+            log.warning(
+                "database %s unavailable at start-up (%s): answering 503 until it is back",
+                redact_database_url(current.database_url),
+                str(exc).splitlines()[0],
+            )
         yield
         engine.dispose()
 
-    app = FastAPI(title="vigueur", version="1.0.0", description=DESCRIPTION, openapi_tags=TAGS, lifespan=lifespan,
-                  docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="vigueur",
+        version="1.0.0",
+        description=DESCRIPTION,
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
     problems.install(app)
     app.include_router(router)
     _docs(app)
@@ -87,17 +101,24 @@ def _docs(app: FastAPI) -> None:
     @app.get("/docs", include_in_schema=False)
     def swagger(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
-        return get_swagger_ui_html(openapi_url=f"{root}/openapi.json", title="vigueur — API",
-                                   swagger_js_url=f"{root}{STATIC}/swagger-ui-bundle.js",
-                                   swagger_css_url=f"{root}{STATIC}/swagger-ui.css",
-                                   swagger_favicon_url=f"{root}{STATIC}/favicon.png")
+        return get_swagger_ui_html(
+            openapi_url=f"{root}/openapi.json",
+            title="vigueur — API",
+            swagger_js_url=f"{root}{STATIC}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{STATIC}/swagger-ui.css",
+            swagger_favicon_url=f"{root}{STATIC}/favicon.png",
+        )
 
     @app.get("/redoc", include_in_schema=False)
     def redoc(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
-        return get_redoc_html(openapi_url=f"{root}/openapi.json", title="vigueur — API reference",
-                              redoc_js_url=f"{root}{STATIC}/redoc.standalone.js",
-                              redoc_favicon_url=f"{root}{STATIC}/favicon.png", with_google_fonts=False)
+        return get_redoc_html(
+            openapi_url=f"{root}/openapi.json",
+            title="vigueur — API reference",
+            redoc_js_url=f"{root}{STATIC}/redoc.standalone.js",
+            redoc_favicon_url=f"{root}{STATIC}/favicon.png",
+            with_google_fonts=False,
+        )
 
     @app.get("/", include_in_schema=False)
     def home() -> Response:

@@ -21,8 +21,19 @@ from legislation.versions import Parameter, TransitionalClause
 Json = dict[str, Any]
 
 SOURCE_DATES = ("decree_date", "jorf_date")
-SOURCE_FIELDS = ("decree", "decree_date", "jorf", "jorf_date", "nor", "eli", "url", "legiarti", "jorftext",
-                 "confidence", "notes")
+SOURCE_FIELDS = (
+    "decree",
+    "decree_date",
+    "jorf",
+    "jorf_date",
+    "nor",
+    "eli",
+    "url",
+    "legiarti",
+    "jorftext",
+    "confidence",
+    "notes",
+)
 
 
 def source_to_json(source: Source) -> Json:
@@ -30,7 +41,10 @@ def source_to_json(source: Source) -> Json:
 
 
 def source_from_json(doc: Json) -> Source:
-    return Source(**{k: (_day(doc.get(k)) if k in SOURCE_DATES else doc[k]) for k in SOURCE_FIELDS if k in doc})
+    fields: dict[str, Any] = {
+        k: (_day(doc[k]) if k in SOURCE_DATES else doc[k]) for k in SOURCE_FIELDS if k in doc
+    }
+    return Source(**fields)
 
 
 def parameter_to_json(parameter: Parameter) -> Json:
@@ -43,41 +57,64 @@ def parameter_from_json(name: str, doc: Json) -> Parameter:
 
 def clause_to_json(clause: TransitionalClause) -> Json:
     return {
-        "id": clause.id, "keeps": clause.keeps.value, "order_test": clause.order_test.value,
-        "order_limit": clause.order_limit.isoformat(), "decisive_on_or_before": clause.decisive_on_or_before.isoformat(),
-        "deadline_basis": clause.deadline_basis.value, "deadline_reading": clause.deadline_reading,
-        "paragraph": clause.paragraph, "wording": clause.wording,
+        "id": clause.id,
+        "keeps": clause.keeps.value,
+        "order_test": clause.order_test.value,
+        "order_limit": clause.order_limit.isoformat(),
+        "decisive_on_or_before": clause.decisive_on_or_before.isoformat(),
+        "deadline_basis": clause.deadline_basis.value,
+        "deadline_reading": clause.deadline_reading,
+        "paragraph": clause.paragraph,
+        "wording": clause.wording,
         "source": source_to_json(clause.source) if clause.source is not None else None,
-        "kept_version_id": clause.kept_version_id, "kept_version_label": clause.kept_version_label,
-        "new_vehicles_only": clause.new_vehicles_only, "branches": list(clause.branches),
+        "kept_version_id": clause.kept_version_id,
+        "kept_version_label": clause.kept_version_label,
+        "new_vehicles_only": clause.new_vehicles_only,
+        "branches": list(clause.branches),
     }
 
 
 def clause_from_json(doc: Json) -> TransitionalClause:
     return TransitionalClause(
-        id=doc["id"], keeps=KeepMode(doc["keeps"]), order_test=OrderTest(doc["order_test"]),
+        id=doc["id"],
+        keeps=KeepMode(doc["keeps"]),
+        order_test=OrderTest(doc["order_test"]),
         order_limit=date.fromisoformat(doc["order_limit"]),
         decisive_on_or_before=date.fromisoformat(doc["decisive_on_or_before"]),
-        deadline_basis=DeadlineBasis(doc["deadline_basis"]), deadline_reading=doc["deadline_reading"],
-        paragraph=doc["paragraph"], wording=doc["wording"],
+        deadline_basis=DeadlineBasis(doc["deadline_basis"]),
+        deadline_reading=doc["deadline_reading"],
+        paragraph=doc["paragraph"],
+        wording=doc["wording"],
         source=source_from_json(doc["source"]) if doc.get("source") is not None else None,
-        kept_version_id=doc.get("kept_version_id"), kept_version_label=doc.get("kept_version_label", ""),
-        new_vehicles_only=bool(doc.get("new_vehicles_only", False)), branches=tuple(doc.get("branches", ())),
+        kept_version_id=doc.get("kept_version_id"),
+        kept_version_label=doc.get("kept_version_label", ""),
+        new_vehicles_only=bool(doc.get("new_vehicles_only", False)),
+        branches=tuple(doc.get("branches", ())),
     )
 
 
 def version_to_json(version: Version) -> Json:
     """Every field of the version, the verbatim text and the content hash included."""
     return {
-        "id": version.id, "scheme": version.scheme.value if version.scheme else None, "role": version.role.value,
-        "article": version.article, "citation": version.citation, "title": version.title,
-        "valid_from": version.valid_from.isoformat(), "valid_until": _iso(version.valid_until),
-        "text": version.text, "source": source_to_json(version.source), "provenance": version.provenance.value,
-        "period_confidence": version.period_confidence, "calculator": version.calculator,
+        "id": version.id,
+        "scheme": version.scheme.value if version.scheme else None,
+        "role": version.role.value,
+        "article": version.article,
+        "citation": version.citation,
+        "title": version.title,
+        "valid_from": version.valid_from.isoformat(),
+        "valid_until": _iso(version.valid_until),
+        "text": version.text,
+        "source": source_to_json(version.source),
+        "provenance": version.provenance.value,
+        "period_confidence": version.period_confidence,
+        "calculator": version.calculator,
         "parameters": {name: parameter_to_json(p) for name, p in version.parameters.items()},
         "transitional": [clause_to_json(c) for c in version.transitional],
-        "relies_on": list(version.relies_on), "claim_deadline_months": version.claim_deadline_months,
-        "claim_deadline_paragraph": version.claim_deadline_paragraph, "notes": version.notes,
+        "relies_on": list(version.relies_on),
+        "claim_deadline_months": version.claim_deadline_months,
+        "claim_deadline_paragraph": version.claim_deadline_paragraph,
+        "notes": version.notes,
         "content_hash": version.content_hash,
     }
 
@@ -85,32 +122,51 @@ def version_to_json(version: Version) -> Json:
 def version_from_json(doc: Json) -> Version:
     """The version a :func:`version_to_json` document describes, with its content hash recomputed."""
     version = Version(
-        id=doc["id"], scheme=Scheme(doc["scheme"]) if doc.get("scheme") else None, role=Role(doc["role"]),
-        article=doc["article"], citation=doc["citation"], title=doc["title"],
-        valid_from=date.fromisoformat(doc["valid_from"]), valid_until=_day(doc.get("valid_until")),
-        text=doc["text"], source=source_from_json(doc["source"]), provenance=Provenance(doc["provenance"]),
-        period_confidence=doc["period_confidence"], calculator=doc.get("calculator"),
+        id=doc["id"],
+        scheme=Scheme(doc["scheme"]) if doc.get("scheme") else None,
+        role=Role(doc["role"]),
+        article=doc["article"],
+        citation=doc["citation"],
+        title=doc["title"],
+        valid_from=date.fromisoformat(doc["valid_from"]),
+        valid_until=_day(doc.get("valid_until")),
+        text=doc["text"],
+        source=source_from_json(doc["source"]),
+        provenance=Provenance(doc["provenance"]),
+        period_confidence=doc["period_confidence"],
+        calculator=doc.get("calculator"),
         parameters={name: parameter_from_json(name, p) for name, p in doc.get("parameters", {}).items()},
         transitional=tuple(clause_from_json(c) for c in doc.get("transitional", ())),
-        relies_on=tuple(doc.get("relies_on", ())), claim_deadline_months=doc.get("claim_deadline_months"),
-        claim_deadline_paragraph=doc.get("claim_deadline_paragraph", ""), notes=doc.get("notes", ""),
+        relies_on=tuple(doc.get("relies_on", ())),
+        claim_deadline_months=doc.get("claim_deadline_months"),
+        claim_deadline_paragraph=doc.get("claim_deadline_paragraph", ""),
+        notes=doc.get("notes", ""),
     )
     return rehash(version)
 
 
 def rehash(version: Version) -> Version:
     """The version with the content hash the file loader gives it (text as UTF-8 bytes, then metadata)."""
-    # The loader hashes text.txt's bytes; the text was decoded from them as UTF-8, so encoding it gives them back.
+    # The loader hashes text.txt's bytes; the text was decoded from them as UTF-8: encoding gives them back.
     return _with_hash(replace(version, content_hash=""), version.text.encode("utf-8"))
 
 
 def gap_to_json(gap: Gap) -> Json:
-    return {"scheme": gap.scheme.value, "start": gap.start.isoformat(), "end": gap.end.isoformat(), "reason": gap.reason}
+    return {
+        "scheme": gap.scheme.value,
+        "start": gap.start.isoformat(),
+        "end": gap.end.isoformat(),
+        "reason": gap.reason,
+    }
 
 
 def gap_from_json(doc: Json) -> Gap:
-    return Gap(scheme=Scheme(doc["scheme"]), start=date.fromisoformat(doc["start"]),
-               end=date.fromisoformat(doc["end"]), reason=doc["reason"])
+    return Gap(
+        scheme=Scheme(doc["scheme"]),
+        start=date.fromisoformat(doc["start"]),
+        end=date.fromisoformat(doc["end"]),
+        reason=doc["reason"],
+    )
 
 
 def _iso(day: date | None) -> str | None:

@@ -18,7 +18,7 @@ def make_engine(url: str, **options: Any) -> Engine:
     """An engine for ``url``; SQLite gets foreign keys on, PostgreSQL a short connect timeout."""
     backend = sa.engine.make_url(url).get_backend_name()
     if backend == "sqlite":
-        connect_args = {"check_same_thread": False}
+        connect_args: dict[str, Any] = {"check_same_thread": False}
         if sa.engine.make_url(url).database in (None, "", ":memory:"):
             options.setdefault("poolclass", StaticPool)  # one in-memory database shared by every session
         engine = create_engine(url, connect_args=connect_args, **options)

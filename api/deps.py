@@ -1,4 +1,4 @@
-"""The dependencies of the routes: one database session per request, the catalogue, today, the raw JSON body."""
+"""Dependencies of the routes: a database session per request, the catalogue, today, the raw JSON body."""
 
 from __future__ import annotations
 
@@ -52,10 +52,15 @@ TodayDep = Annotated[date, Depends(get_today)]
 async def json_body(request: Request) -> bytes:
     """The request's raw JSON body (at most ``MAX_BODY_BYTES``), for :func:`api.contract.parse_request`."""
     media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if media_type not in JSON_TYPES and not (media_type.startswith("application/") and media_type.endswith("+json")):
-        raise ProblemError(415, "Unsupported Media Type", detail="send the request as JSON with the header "
-                           "« Content-Type: application/json »",
-                           errors=[{"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not JSON"}])
+    if media_type not in JSON_TYPES and not (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    ):
+        raise ProblemError(
+            415,
+            "Unsupported Media Type",
+            detail="send the request as JSON with the header « Content-Type: application/json »",
+            errors=[{"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not JSON"}],
+        )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise _too_large()
@@ -68,8 +73,12 @@ async def json_body(request: Request) -> bytes:
 
 
 def _too_large() -> ProblemError:
-    return ProblemError(413, "Content Too Large", detail=f"a request is at most {MAX_BODY_BYTES} bytes",
-                        errors=[{"field": "(body)", "message": "too large"}])
+    return ProblemError(
+        413,
+        "Content Too Large",
+        detail=f"a request is at most {MAX_BODY_BYTES} bytes",
+        errors=[{"field": "(body)", "message": "too large"}],
+    )
 
 
 BodyDep = Annotated[bytes, Depends(json_body)]

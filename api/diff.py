@@ -10,7 +10,7 @@ import difflib
 import re
 from typing import Any
 
-from api.service import render_version, version_ref
+from api.service import render_version
 from legislation import Version
 
 TOKEN = re.compile(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|\w+|\s+|[^\w\s]", re.UNICODE)
@@ -23,8 +23,10 @@ class DifferentArticles(Exception):
     """The two versions are not wordings of the same article: there is no meaningful diff."""
 
     def __init__(self, a: Version, b: Version) -> None:
-        super().__init__(f"{a.id} is a version of {a.article} ({a.citation}) and {b.id} of {b.article} ({b.citation}); "
-                         "a diff compares two versions of the same article")
+        super().__init__(
+            f"{a.id} is a version of {a.article} ({a.citation}) and {b.id} of {b.article} ({b.citation}); "
+            "a diff compares two versions of the same article"
+        )
         self.a = a
         self.b = b
 
@@ -37,8 +39,8 @@ def diff_versions(a: Version, b: Version) -> dict[str, Any]:
     return {
         "article": a.article,
         "citation": b.citation,
-        "from": version_ref(a) | {"version_hash": a.content_hash},
-        "to": version_ref(b) | {"version_hash": b.content_hash},
+        "from": _ref(a),
+        "to": _ref(b),
         "identical_text": a.text == b.text,
         "unified_diff": unified_diff(a, b),
         "changes": changes(segments, b.text),
@@ -48,8 +50,20 @@ def diff_versions(a: Version, b: Version) -> dict[str, Any]:
     }
 
 
+def _ref(version: Version) -> dict[str, Any]:
+    return {
+        "version_id": version.id,
+        "citation": version.citation,
+        "valid_from": version.valid_from.isoformat(),
+        "valid_until": version.valid_until.isoformat() if version.valid_until else None,
+        "version_hash": version.content_hash,
+    }
+
+
 def unified_diff(a: Version, b: Version) -> str:
-    lines = difflib.unified_diff(a.text.splitlines(), b.text.splitlines(), fromfile=a.id, tofile=b.id, lineterm="")
+    lines = difflib.unified_diff(
+        a.text.splitlines(), b.text.splitlines(), fromfile=a.id, tofile=b.id, lineterm=""
+    )
     return "\n".join(lines) + "\n" if a.text != b.text else ""
 
 
@@ -76,15 +90,24 @@ def word_diff(old: str, new: str) -> list[dict[str, Any]]:
 
 
 def _merge(segments: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Fold a change, the blanks after it and the next change into one change: « 7 000 euros » → « 6 000 € »."""
+    """Fold a change, the blanks after it and the next change into one: « 7 000 euros » → « 6 000 € »."""
     merged: list[dict[str, Any]] = []
     for seg in segments:
-        if merged and seg["op"] != "equal" and len(merged) >= 2 and merged[-2]["op"] != "equal" \
-                and merged[-1]["op"] == "equal" and not merged[-1]["text"].strip():
+        if (
+            merged
+            and seg["op"] != "equal"
+            and len(merged) >= 2
+            and merged[-2]["op"] != "equal"
+            and merged[-1]["op"] == "equal"
+            and not merged[-1]["text"].strip()
+        ):
             blank = merged.pop()["text"]
             last = merged.pop()
-            seg = {"op": "replace", "from": last.get("from", "") + blank + seg.get("from", ""),
-                   "to": last.get("to", "") + blank + seg.get("to", "")}
+            seg = {
+                "op": "replace",
+                "from": last.get("from", "") + blank + seg.get("from", ""),
+                "to": last.get("to", "") + blank + seg.get("to", ""),
+            }
             seg = _normalized(seg)
         merged.append(seg)
     return merged
@@ -99,7 +122,7 @@ def _normalized(seg: dict[str, Any]) -> dict[str, Any]:
 
 
 def changes(segments: list[dict[str, Any]], new_text: str) -> list[dict[str, Any]]:
-    """Only the changed segments, each with a few words of context and the line (paragraph) of the new text."""
+    """The changed segments, each with a few words of context and its line (paragraph) in the new text."""
     out = []
     position = 0  # offset in the new text
     for i, seg in enumerate(segments):
@@ -109,15 +132,23 @@ def changes(segments: list[dict[str, Any]], new_text: str) -> list[dict[str, Any
         before = segments[i - 1]["text"] if i > 0 and segments[i - 1]["op"] == "equal" else ""
         after = segments[i + 1]["text"] if i + 1 < len(segments) and segments[i + 1]["op"] == "equal" else ""
         inserted = seg.get("to", "")
-        at = position + len(inserted) - len(inserted.lstrip())  # an insert « \n\n3° … » is on the line of its 3°
+        at = (
+            position + len(inserted) - len(inserted.lstrip())
+        )  # an insert « \n\n3° … » is on the line of its 3°
         line_start = new_text.rfind("\n", 0, at) + 1
         line_end = new_text.find("\n", at)
-        marker = PARAGRAPH.match(new_text[line_start: line_end if line_end >= 0 else len(new_text)])
-        out.append({
-            "op": seg["op"], "from": seg.get("from"), "to": seg.get("to"),
-            "context_before": _last_words(before), "context_after": _first_words(after),
-            "line": new_text.count("\n", 0, at) + 1, "paragraph": marker.group(1) if marker else None,
-        })
+        marker = PARAGRAPH.match(new_text[line_start : line_end if line_end >= 0 else len(new_text)])
+        out.append(
+            {
+                "op": seg["op"],
+                "from": seg.get("from"),
+                "to": seg.get("to"),
+                "context_before": _last_words(before),
+                "context_after": _first_words(after),
+                "line": new_text.count("\n", 0, at) + 1,
+                "paragraph": marker.group(1) if marker else None,
+            }
+        )
         position += len(seg.get("to", ""))
     return out
 
@@ -139,12 +170,15 @@ def parameter_changes(a: Version, b: Version) -> list[dict[str, Any]]:
         pa, pb = a.parameters.get(name), b.parameters.get(name)
         old = str(pa.value) if pa else None
         new = str(pb.value) if pb else None
-        if old != new:
-            out.append({"name": name, "from": old, "to": new, "paragraph": (pb or pa).paragraph if (pb or pa) else ""})
+        where = pb or pa
+        if old != new and where is not None:
+            out.append({"name": name, "from": old, "to": new, "paragraph": where.paragraph})
     return out
 
 
 def metadata_changes(a: Version, b: Version) -> list[dict[str, Any]]:
     """Fields other than the text and the numbers that differ: dates, source, calculator, clauses…"""
     ra, rb = render_version(a, with_text=False), render_version(b, with_text=False)
-    return [{"field": k, "from": ra[k], "to": rb[k]} for k in ra if k not in NOT_METADATA and ra[k] != rb.get(k)]
+    return [
+        {"field": k, "from": ra[k], "to": rb[k]} for k in ra if k not in NOT_METADATA and ra[k] != rb.get(k)
+    ]

@@ -1,6 +1,6 @@
 """Examples of every answer, shown in the OpenAPI document (the tests check each against its model).
 
-Generated from the catalogue of versions/ (texts shortened with « […] »); regenerate when the contract changes.
+Generated from the catalogue of versions/ (texts shortened: « […] »); regenerate when the contract changes.
 """
 
 from __future__ import annotations
@@ -140,7 +140,8 @@ TIMELINE: dict[str, Any] = {
             "start": "2016-01-01",
             "end": "2017-01-01",
             "last_day": "2016-12-31",
-            "reason": "C. énergie D. 251-7 as codified by décret 2015-1823 (2016-01-01) and amended by décret "
+            "reason": "C. énergie D. 251-7 as codified by décret 2015-1823 (2016-01-01) and amended by "
+            "décret "
             "2015-1928 (20 […]",
         },
         {
@@ -250,7 +251,8 @@ VERSION: dict[str, Any] = {
     },
     "transitional_clauses": [],
     "claim_deadline_months": None,
-    "notes": "Period: décret 2020-656 declared this wording « en vigueur du 1er juin au 31 décembre 2020 » and "
+    "notes": "Period: décret 2020-656 declared this wording « en vigueur du 1er juin au 31 décembre 2020 » "
+    "and "
     "the\n"
     "earlier one applicable again from 1 January 2021, but the Légifrance consolidation (doctrine.fr\n"
     "chr […]",
@@ -454,7 +456,8 @@ PROBLEM_NO_VERSION: dict[str, Any] = {
     "type": "urn:vigueur:problem:no-version-on-file",
     "title": "No version on file",
     "status": 404,
-    "detail": "no version of the bonus amounts on file for 2018-07-15 (declared gap: D. 251-7 versions of 2018 "
+    "detail": "no version of the bonus amounts on file for 2018-07-15 (declared gap: D. 251-7 versions of "
+    "2018 "
     "(2017-1851), 2019 (2018-1318) and 2020-01-01 (2019-1526): not on file)",
     "scheme": "bonus",
     "on": "2018-07-15",

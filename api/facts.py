@@ -15,11 +15,17 @@ import re
 from functools import cache
 from types import ModuleType
 
+from pydantic import BaseModel
+
 from api.contract import BuyerIn, CalculationRequest, ScrappedVehicleIn, VehicleIn
 from legislation.calculators import CALCULATORS, kit
 
 PACKAGE = "legislation.calculators"
-GROUPS = {"vehicle": VehicleIn, "buyer": BuyerIn, "scrapped_vehicle": ScrappedVehicleIn}
+GROUPS: dict[str, type[BaseModel]] = {
+    "vehicle": VehicleIn,
+    "buyer": BuyerIn,
+    "scrapped_vehicle": ScrappedVehicleIn,
+}
 TOP_LEVEL = frozenset(CalculationRequest.model_fields) - {"vehicle", "buyer", "schemes"}
 PATH = re.compile(r"^(vehicle|buyer|scrapped_vehicle)\.([a-z0-9_]+)$")
 
@@ -96,7 +102,7 @@ def _scan(tree: ast.AST) -> tuple[set[str], set[str]]:
             chain = _chain(node)
             for group in (*GROUPS, "purchase"):
                 if group in chain[:-1]:
-                    rest = chain[chain.index(group) + 1:]
+                    rest = chain[chain.index(group) + 1 :]
                     paths.add(".".join(rest[:2]) if group == "purchase" else f"{group}.{rest[0]}")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             calls.add(node.func.attr)

@@ -33,17 +33,32 @@ def problem_type(name: str) -> str:
 class ProblemError(Exception):
     """Raised by a route to answer with a problem document."""
 
-    def __init__(self, status: int, title: str, *, type_: str = "about:blank", detail: str | None = None,
-                 errors: list[dict[str, str]] | None = None, headers: dict[str, str] | None = None,
-                 **extensions: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        *,
+        type_: str = "about:blank",
+        detail: str | None = None,
+        errors: list[dict[str, str]] | None = None,
+        headers: dict[str, str] | None = None,
+        **extensions: Any,
+    ) -> None:
         super().__init__(detail or title)
         self.document = problem(status, title, type_=type_, detail=detail, errors=errors, **extensions)
         self.status = status
         self.headers = headers
 
 
-def problem(status: int, title: str, *, type_: str = "about:blank", detail: str | None = None,
-            errors: list[dict[str, str]] | None = None, **extensions: Any) -> dict[str, Any]:
+def problem(
+    status: int,
+    title: str,
+    *,
+    type_: str = "about:blank",
+    detail: str | None = None,
+    errors: list[dict[str, str]] | None = None,
+    **extensions: Any,
+) -> dict[str, Any]:
     """A problem document; its keys are in the order the CLI prints them (type, title, status, …)."""
     doc: dict[str, Any] = {"type": type_, "title": title, "status": status}
     if detail is not None:
@@ -67,7 +82,12 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(UnknownVersion, _unknown_version)
     app.add_exception_handler(DifferentArticles, _different_articles)
     app.add_exception_handler(CatalogueNotLoaded, _not_loaded)
-    for kind in (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, sa_exc.DisconnectionError):
+    for kind in (
+        sa_exc.OperationalError,
+        sa_exc.InterfaceError,
+        sa_exc.TimeoutError,
+        sa_exc.DisconnectionError,
+    ):
         app.add_exception_handler(kind, _database_unavailable)
     app.add_exception_handler(Exception, _bug)
 
@@ -84,12 +104,16 @@ async def _request_error(_: Request, exc: Exception) -> Response:
 
 async def _invalid_dates(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, InvalidDates)
-    return problem_response(problem(422, "Invalid dates", errors=[{"field": exc.field or "", "message": str(exc)}]))
+    return problem_response(
+        problem(422, "Invalid dates", errors=[{"field": exc.field or "", "message": str(exc)}])
+    )
 
 
 async def _validation_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    errors = [{"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()]
+    errors = [
+        {"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()
+    ]
     return problem_response(problem(422, "Invalid request", errors=errors))
 
 
@@ -102,43 +126,81 @@ def _field(loc: Any) -> str:
 
 async def _http_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
-    title = HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
+    title = (
+        HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
+    )
     detail = exc.detail if isinstance(exc.detail, str) and exc.detail != title else None
     return problem_response(problem(exc.status_code, title, detail=detail), dict(exc.headers or {}))
 
 
 async def _unknown_version(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, UnknownVersion)
-    return problem_response(problem(
-        404, "Unknown version", type_=problem_type("unknown-version"), detail=f"no version with id {exc.version_id!r} on file",
-        errors=[{"field": "version_id", "message": "no such version; GET /v1/schemes/{scheme}/versions lists them"}],
-    ))
+    return problem_response(
+        problem(
+            404,
+            "Unknown version",
+            type_=problem_type("unknown-version"),
+            detail=f"no version with id {exc.version_id!r} on file",
+            errors=[
+                {
+                    "field": "version_id",
+                    "message": "no such version; GET /v1/schemes/{scheme}/versions lists them",
+                }
+            ],
+        )
+    )
 
 
 async def _different_articles(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, DifferentArticles)
-    return problem_response(problem(
-        422, "Not versions of the same article", type_=problem_type("different-articles"), detail=str(exc),
-        errors=[{"field": "b", "message": f"{exc.b.id} is a version of {exc.b.article}, not of {exc.a.article}"}],
-    ))
+    return problem_response(
+        problem(
+            422,
+            "Not versions of the same article",
+            type_=problem_type("different-articles"),
+            detail=str(exc),
+            errors=[
+                {
+                    "field": "b",
+                    "message": f"{exc.b.id} is a version of {exc.b.article}, not of {exc.a.article}",
+                }
+            ],
+        )
+    )
 
 
 async def _not_loaded(_: Request, exc: Exception) -> Response:
-    return problem_response(problem(
-        503, "Catalogue not loaded", type_=problem_type("catalogue-not-loaded"),
-        detail="the database holds no catalogue yet: run `vigueur load` (or start with `vigueur serve`)",
-    ), {"Retry-After": "30"})
+    return problem_response(
+        problem(
+            503,
+            "Catalogue not loaded",
+            type_=problem_type("catalogue-not-loaded"),
+            detail="the database holds no catalogue yet: run `vigueur load` (or start with `vigueur serve`)",
+        ),
+        {"Retry-After": "30"},
+    )
 
 
 async def _database_unavailable(_: Request, exc: Exception) -> Response:
     log.warning("database unavailable: %s", str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    return problem_response(problem(
-        503, "Database unavailable", type_=problem_type("database-unavailable"),
-        detail="the catalogue database does not answer; the request was not processed, retry later",
-    ), {"Retry-After": "5"})
+    return problem_response(
+        problem(
+            503,
+            "Database unavailable",
+            type_=problem_type("database-unavailable"),
+            detail="the catalogue database does not answer; the request was not processed, retry later",
+        ),
+        {"Retry-After": "5"},
+    )
 
 
 async def _bug(request: Request, exc: Exception) -> Response:
     log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return problem_response(problem(500, "Internal Server Error", type_=problem_type("bug"),
-                                    detail="an unexpected error; it was logged. This is a bug of vigueur, not of the request"))
+    return problem_response(
+        problem(
+            500,
+            "Internal Server Error",
+            type_=problem_type("bug"),
+            detail="an unexpected error; it was logged. This is a bug of vigueur, not of the request",
+        )
+    )

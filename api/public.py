@@ -7,7 +7,7 @@ answer against these models, and the OpenAPI document shows them with their exam
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,13 +18,15 @@ _CLOSED = ConfigDict(extra="forbid")
 SchemeName = Literal["bonus", "conversion_premium"]
 
 
-def _example(doc: object) -> ConfigDict:
+def _example(doc: dict[str, Any]) -> ConfigDict:
     return ConfigDict(extra="forbid", json_schema_extra={"examples": [doc]})
 
 
 class FieldError(BaseModel):
     model_config = _CLOSED
-    field: str = Field(description="Path of the failing field: « vehicle.acquisition_cost », « on », « (body) ».")
+    field: str = Field(
+        description="Path of the failing field: « vehicle.acquisition_cost », « on », « (body) »."
+    )
     message: str
 
 
@@ -32,7 +34,9 @@ class Problem(BaseModel):
     """An RFC 9457 problem document (``application/problem+json``)."""
 
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [examples.PROBLEM_422]})
-    type: str = Field(description="A URI naming the kind of problem; « about:blank » when the status says it all.")
+    type: str = Field(
+        description="A URI naming the kind of problem; « about:blank » when the status says it all."
+    )
     title: str
     status: int
     detail: str | None = None
@@ -67,7 +71,9 @@ class CoverageOut(BaseModel):
     model_config = _CLOSED
     first_day: date | None = Field(description="First day of the earliest version on file.")
     last_day: date | None = Field(description="Last day of the latest version; null when it is still open.")
-    open_ended: bool = Field(description="True when the latest version has no end (still in force or end unknown).")
+    open_ended: bool = Field(
+        description="True when the latest version has no end (still in force or end unknown)."
+    )
     versions: int
 
 
@@ -76,7 +82,9 @@ class SchemeOut(BaseModel):
     scheme: SchemeName
     name: str = Field(description="The French name of the aid.")
     coverage: CoverageOut
-    gaps: list[GapOut] = Field(description="Declared periods with no version on file (answered as such, never bridged).")
+    gaps: list[GapOut] = Field(
+        description="Declared periods with no version on file (answered as such, never bridged)."
+    )
     links: dict[str, str]
 
 
@@ -91,7 +99,9 @@ class VersionSummaryOut(BaseModel):
     citation: str
     title: str
     valid_from: date
-    valid_until: date | None = Field(description="Exclusive end: the first day no longer in force; null = open.")
+    valid_until: date | None = Field(
+        description="Exclusive end: the first day no longer in force; null = open."
+    )
     last_day_in_force: date | None
     provenance: Literal["official", "seed", "secondary"]
     period_confidence: str
@@ -117,7 +127,9 @@ class TimelineOut(BaseModel):
     coverage: CoverageOut
     versions: list[VersionSummaryOut]
     gaps: list[GapOut]
-    timeline: list[SegmentOut] = Field(description="Versions and declared gaps in date order, from the first day on file.")
+    timeline: list[SegmentOut] = Field(
+        description="Versions and declared gaps in date order, from the first day on file."
+    )
 
 
 class ParameterOut(BaseModel):
@@ -146,11 +158,19 @@ class VersionClauseOut(BaseModel):
 
 class FactsOut(BaseModel):
     model_config = _CLOSED
-    resolution: list[str] = Field(description=(
-        "Request fields the resolver reads: acquisition, invoice_date (a purchase) or first_rent_date (a lease); "
-        "order_date when the version has transitional clauses."))
-    calculator: list[str] = Field(description=(
-        "Request fields this version's calculator may read, depending on the vehicle and the paragraph that applies."))
+    resolution: list[str] = Field(
+        description=(
+            "Request fields the resolver reads: acquisition, invoice_date (a purchase) or first_rent_date "
+            "(a lease); "
+            "order_date when the version has transitional clauses."
+        )
+    )
+    calculator: list[str] = Field(
+        description=(
+            "Request fields this version's calculator may read, depending on the vehicle and the paragraph "
+            "that applies."
+        )
+    )
 
 
 class VersionOut(BaseModel):
@@ -232,7 +252,9 @@ class DiffOut(BaseModel):
     to: DiffRefOut
     identical_text: bool
     unified_diff: str
-    changes: list[ChangeOut] = Field(description="Each changed run of words, with context: « 7 000 » → « 6 000 ».")
+    changes: list[ChangeOut] = Field(
+        description="Each changed run of words, with context: « 7 000 » → « 6 000 »."
+    )
     words: list[WordSegmentOut] = Field(description="The whole text as equal / changed segments.")
     parameters: list[ParameterChangeOut]
     metadata: list[MetadataChangeOut]

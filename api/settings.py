@@ -44,7 +44,7 @@ def normalize_database_url(url: str) -> str:
     """PostgreSQL URLs always go through psycopg 3 (``postgresql+psycopg://``)."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 

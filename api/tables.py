@@ -51,7 +51,7 @@ def _json_list() -> Any:
 
 
 class LoadRow(SQLModel, table=True):
-    """One load of a ``versions/`` tree that changed the catalogue (a load that changes nothing writes nothing).
+    """One load of a ``versions/`` tree that changed the catalogue (a load changing nothing writes nothing).
 
     ``tree_hash`` fingerprints the whole catalogue as it stood after this load: the latest load's hash is
     the key of the in-process cache, and the last load recorded at or before an instant gives the
@@ -103,13 +103,18 @@ class SourceRow(SQLModel, table=True):
 
 
 class VersionRow(SQLModel, table=True):
-    """One revision of a version: its wording and metadata as known from ``recorded_at`` to ``superseded_at``."""
+    """One revision of a version: wording and metadata as known from ``recorded_at`` to ``superseded_at``."""
 
     __tablename__ = "version_revision"
     __table_args__ = (
         # At most one current revision per version (the latest knowledge).
-        sa.Index("uq_version_revision_current", "version_id", unique=True,
-                 sqlite_where=sa.text("superseded_at IS NULL"), postgresql_where=sa.text("superseded_at IS NULL")),
+        sa.Index(
+            "uq_version_revision_current",
+            "version_id",
+            unique=True,
+            sqlite_where=sa.text("superseded_at IS NULL"),
+            postgresql_where=sa.text("superseded_at IS NULL"),
+        ),
         sa.UniqueConstraint("version_id", "content_hash", "recorded_at", name="uq_version_revision_recorded"),
     )
 
@@ -179,8 +184,13 @@ class GapRow(SQLModel, table=True):
 
     __tablename__ = "declared_gap"
     __table_args__ = (
-        sa.Index("uq_declared_gap_current", "gap_hash", unique=True,
-                 sqlite_where=sa.text("superseded_at IS NULL"), postgresql_where=sa.text("superseded_at IS NULL")),
+        sa.Index(
+            "uq_declared_gap_current",
+            "gap_hash",
+            unique=True,
+            sqlite_where=sa.text("superseded_at IS NULL"),
+            postgresql_where=sa.text("superseded_at IS NULL"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -15,9 +15,19 @@ from api.deps import get_session
 from api.store import load_tree
 from tests.store.support import BACKENDS, REFERENCE, SUCCESSOR, engine_for
 
-REQUEST = {"acquisition": "purchase", "order_date": "2021-01-10", "invoice_date": "2021-03-01",
-           "vehicle": {"category": "passenger_car", "energy": "electric", "co2_g_per_km": 0, "acquisition_cost": "32000"},
-           "buyer": {"person_kind": "natural_person"}, "schemes": ["bonus"]}
+REQUEST = {
+    "acquisition": "purchase",
+    "order_date": "2021-01-10",
+    "invoice_date": "2021-03-01",
+    "vehicle": {
+        "category": "passenger_car",
+        "energy": "electric",
+        "co2_g_per_km": 0,
+        "acquisition_cost": "32000",
+    },
+    "buyer": {"person_kind": "natural_person"},
+    "schemes": ["bonus"],
+}
 
 
 def _returning(session: Session) -> Callable[[], Session]:
@@ -38,10 +48,19 @@ def test_the_answers_do_not_depend_on_the_database(backend: str, fixture_tree: P
             app.dependency_overrides[get_session] = _returning(session)
             client = TestClient(app)
             answers[name] = [
-                client.get(path).content for path in (
-                    "/v1/schemes", "/v1/schemes/bonus/versions", "/v1/schemes/bonus/in-force?on=2020-07-15",
-                    f"/v1/versions/{SUCCESSOR}", f"/v1/versions/{REFERENCE}/diff/{SUCCESSOR}")
-            ] + [client.post(p, content=json.dumps(REQUEST), headers={"content-type": "application/json"}).content
-                 for p in ("/v1/resolve", "/v1/calculate")]
+                client.get(path).content
+                for path in (
+                    "/v1/schemes",
+                    "/v1/schemes/bonus/versions",
+                    "/v1/schemes/bonus/in-force?on=2020-07-15",
+                    f"/v1/versions/{SUCCESSOR}",
+                    f"/v1/versions/{REFERENCE}/diff/{SUCCESSOR}",
+                )
+            ] + [
+                client.post(
+                    p, content=json.dumps(REQUEST), headers={"content-type": "application/json"}
+                ).content
+                for p in ("/v1/resolve", "/v1/calculate")
+            ]
             assert client.get("/readyz").json()["database"] == name
     assert answers[backend] == answers["sqlite"]

@@ -10,6 +10,7 @@ from httpx2 import Response
 from pydantic import BaseModel
 
 from api import public
+from api.facts import calculator_facts
 from tests.store.support import CLAUSE_WORDING, CONDITIONS, REFERENCE, SUCCESSOR
 
 
@@ -33,9 +34,20 @@ def test_schemes_give_coverage_and_declared_gaps(client: TestClient) -> None:
     doc = ok(client.get("/v1/schemes"), public.SchemesOut)
     bonus, premium = doc["schemes"]
     assert bonus["scheme"] == "bonus" and bonus["name"] == "bonus écologique"
-    assert bonus["coverage"] == {"first_day": "2020-06-01", "last_day": "2021-06-30", "open_ended": False, "versions": 2}
-    assert bonus["gaps"] == [{"start": "2019-01-01", "end": "2020-06-01", "last_day": "2020-05-31",
-                              "reason": "fixture gap: the 2019 wordings are not on file"}]
+    assert bonus["coverage"] == {
+        "first_day": "2020-06-01",
+        "last_day": "2021-06-30",
+        "open_ended": False,
+        "versions": 2,
+    }
+    assert bonus["gaps"] == [
+        {
+            "start": "2019-01-01",
+            "end": "2020-06-01",
+            "last_day": "2020-05-31",
+            "reason": "fixture gap: the 2019 wordings are not on file",
+        }
+    ]
     assert premium["coverage"] == {"first_day": None, "last_day": None, "open_ended": False, "versions": 0}
 
 
@@ -45,7 +57,10 @@ def test_versions_give_the_timeline_in_date_order(client: TestClient) -> None:
     assert doc["versions"][1]["last_day_in_force"] == "2021-06-30"
     assert doc["versions"][0]["href"] == f"/v1/versions/{REFERENCE}"
     assert [(s["kind"], s["start"], s["end"]) for s in doc["timeline"]] == [
-        ("gap", "2019-01-01", "2020-06-01"), ("version", "2020-06-01", "2021-01-21"), ("version", "2021-01-21", "2021-07-01")]
+        ("gap", "2019-01-01", "2020-06-01"),
+        ("version", "2020-06-01", "2021-01-21"),
+        ("version", "2021-01-21", "2021-07-01"),
+    ]
 
 
 def test_versions_of_an_unknown_scheme_is_422_naming_the_path_parameter(client: TestClient) -> None:
@@ -85,7 +100,9 @@ def test_in_force_today_just_before_midnight_in_paris(client: TestClient) -> Non
     assert (doc["on"], doc["version"]["version_id"]) == ("2021-01-20", REFERENCE)
 
 
-def test_in_force_in_a_declared_gap_is_404_naming_the_gap_and_the_nearest_versions(client: TestClient) -> None:
+def test_in_force_in_a_declared_gap_is_404_naming_the_gap_and_the_nearest_versions(
+    client: TestClient,
+) -> None:
     doc = problem(client.get("/v1/schemes/bonus/in-force?on=2019-06-01"), 404)
     public.NoVersionProblem.model_validate(doc)
     assert doc["type"] == "urn:vigueur:problem:no-version-on-file"
@@ -98,8 +115,15 @@ def test_in_force_in_a_declared_gap_is_404_naming_the_gap_and_the_nearest_versio
 def test_in_force_after_the_last_version_is_404_naming_the_one_before(client: TestClient) -> None:
     doc = problem(client.get("/v1/schemes/bonus/in-force?on=2021-07-01"), 404)
     assert doc["declared_gap"] is None
-    assert doc["nearest_versions"] == {"before": {"version_id": SUCCESSOR, "citation": "C. énergie, art. D. 251-7",
-                                                  "valid_from": "2021-01-21", "valid_until": "2021-07-01"}, "after": None}
+    assert doc["nearest_versions"] == {
+        "before": {
+            "version_id": SUCCESSOR,
+            "citation": "C. énergie, art. D. 251-7",
+            "valid_from": "2021-01-21",
+            "valid_until": "2021-07-01",
+        },
+        "after": None,
+    }
 
 
 @freeze_time("2024-05-01")
@@ -120,14 +144,25 @@ def test_version_gives_text_source_provenance_clauses_hash_and_facts(client: Tes
     assert doc["text"].endswith(CLAUSE_WORDING)
     assert doc["provenance"] == "seed" and doc["version_hash"].startswith("sha256:")
     assert doc["parameters"]["ev_cap_natural"]["value"] == "6000"
-    assert [c["id"] for c in doc["transitional_clauses"]] == ["orders-before-2021-01-21"]
-    assert doc["transitional_clauses"][0]["kept_version_id"] == REFERENCE
-    assert doc["facts"]["resolution"] == ["acquisition", "invoice_date", "first_rent_date", "order_date"]
-    # bonus_2020_06_01 reads these (see its ctx.need calls and kit.cost_with_battery / is_legal_person_for_caps):
-    assert doc["facts"]["calculator"] == [
-        "buyer.person_kind", "vehicle.acquisition_cost", "vehicle.battery_energy_kwh", "vehicle.battery_rental_cost",
-        "vehicle.category", "vehicle.city_electric_range_km", "vehicle.co2_g_per_km", "vehicle.energy",
-        "vehicle.net_max_power_kw", "vehicle.power_basis", "vehicle.uses_lead_battery"]
+    clauses = {c["id"]: c for c in doc["transitional_clauses"]}  # the fixture's own, after the reference's
+    assert clauses["orders-before-2021-01-21"]["kept_version_id"] == REFERENCE
+    assert clauses["orders-before-2021-01-21"]["wording"] == CLAUSE_WORDING
+    new_only = (
+        ["vehicle.previously_registered"] if any(c["new_vehicles_only"] for c in clauses.values()) else []
+    )
+    assert doc["facts"]["resolution"] == [
+        "acquisition",
+        "invoice_date",
+        "first_rent_date",
+        "order_date",
+        *new_only,
+    ]
+    assert doc["facts"]["calculator"] == list(
+        calculator_facts("bonus_2020_06_01")
+    )  # its list: test_codec_and_facts
+    assert {"vehicle.category", "vehicle.co2_g_per_km", "vehicle.acquisition_cost"} <= set(
+        doc["facts"]["calculator"]
+    )
 
 
 def test_version_text_is_byte_for_byte_the_file(client: TestClient, fixture_tree) -> None:  # noqa: ANN001
@@ -137,7 +172,12 @@ def test_version_text_is_byte_for_byte_the_file(client: TestClient, fixture_tree
 
 def test_a_text_only_version_has_no_calculator_facts(client: TestClient) -> None:
     doc = ok(client.get(f"/v1/versions/{CONDITIONS}"), public.VersionOut)
-    assert (doc["role"], doc["scheme"], doc["calculator"], doc["facts"]["calculator"]) == ("conditions", None, None, [])
+    assert (doc["role"], doc["scheme"], doc["calculator"], doc["facts"]["calculator"]) == (
+        "conditions",
+        None,
+        None,
+        [],
+    )
     assert doc["valid_until"] is None
 
 
@@ -152,7 +192,12 @@ def test_diff_shows_the_changed_amount_word_by_word(client: TestClient) -> None:
     assert doc["from"]["version_id"] == REFERENCE and doc["to"]["version_id"] == SUCCESSOR
     assert doc["identical_text"] is False
     first = doc["changes"][0]
-    assert (first["op"], first["from"], first["to"], first["paragraph"]) == ("replace", "7 000", "6 000", "1°")
+    assert (first["op"], first["from"], first["to"], first["paragraph"]) == (
+        "replace",
+        "7 000",
+        "6 000",
+        "1°",
+    )
     assert first["context_after"].startswith(" euros si le véhicule")
     assert doc["changes"][1]["op"] == "insert" and doc["changes"][1]["to"].strip() == CLAUSE_WORDING
     assert doc["parameters"] == [{"name": "ev_cap_natural", "from": "7000", "to": "6000", "paragraph": "1°"}]
@@ -177,8 +222,13 @@ def test_diff_has_a_unified_diff_of_the_lines(client: TestClient) -> None:
 
 def test_diff_of_a_version_with_itself_is_empty(client: TestClient) -> None:
     doc = ok(client.get(f"/v1/versions/{REFERENCE}/diff/{REFERENCE}"), public.DiffOut)
-    assert (doc["identical_text"], doc["unified_diff"], doc["changes"], doc["parameters"], doc["metadata"]) == \
-        (True, "", [], [], [])
+    assert (
+        doc["identical_text"],
+        doc["unified_diff"],
+        doc["changes"],
+        doc["parameters"],
+        doc["metadata"],
+    ) == (True, "", [], [], [])
 
 
 def test_diff_of_two_articles_is_422(client: TestClient) -> None:

@@ -18,12 +18,19 @@ def run(*args: str) -> Any:
     return CliRunner().invoke(cli, list(args))
 
 
-def test_load_reports_what_it_recorded_then_nothing_the_second_time(tmp_path: Path, fixture_tree: Path) -> None:
+def test_load_reports_what_it_recorded_then_nothing_the_second_time(
+    tmp_path: Path, fixture_tree: Path
+) -> None:
     url = f"sqlite:///{tmp_path / 'v.db'}"
     first = run("load", "--versions-dir", str(fixture_tree), "--database-url", url)
     assert first.exit_code == 0, first.output
     report = json.loads(first.stdout)
-    assert (report["changed"], report["load_id"], report["counts"]["added"], report["counts"]["gaps_added"]) == (True, 1, 3, 1)
+    assert (
+        report["changed"],
+        report["load_id"],
+        report["counts"]["added"],
+        report["counts"]["gaps_added"],
+    ) == (True, 1, 3, 1)
     assert {v["change"] for v in report["versions"]} == {"added"}
     engine = make_engine(url)
     before = snapshot(engine)
@@ -48,8 +55,9 @@ def test_load_of_a_rejected_tree_exits_3_and_changes_nothing(tmp_path: Path, fix
     engine.dispose()
 
 
-def test_load_reads_database_url_from_the_environment(tmp_path: Path, fixture_tree: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_load_reads_database_url_from_the_environment(
+    tmp_path: Path, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
     monkeypatch.setenv("VIGUEUR_VERSIONS_DIR", str(fixture_tree))
     result = run("load")
@@ -58,25 +66,51 @@ def test_load_reads_database_url_from_the_environment(tmp_path: Path, fixture_tr
 
 
 def test_load_into_an_unreachable_database_exits_5(fixture_tree: Path) -> None:
-    result = run("load", "--versions-dir", str(fixture_tree), "--database-url",
-                 "postgresql://nobody:secret@127.0.0.1:1/vigueur")
+    result = run(
+        "load",
+        "--versions-dir",
+        str(fixture_tree),
+        "--database-url",
+        "postgresql://nobody:secret@127.0.0.1:1/vigueur",
+    )
     assert result.exit_code == 5
     assert "does not answer" in result.stderr and "secret" not in result.stderr
 
 
-def test_serve_fills_an_empty_database_then_starts_uvicorn(tmp_path: Path, fixture_tree: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_fills_an_empty_database_then_starts_uvicorn(
+    tmp_path: Path, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import uvicorn
 
     started: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
-    monkeypatch.delenv("DATABASE_URL", raising=False)  # restored after the test: serve sets it for its workers
+    monkeypatch.delenv(
+        "DATABASE_URL", raising=False
+    )  # restored after the test: serve sets it for its workers
     monkeypatch.delenv("VIGUEUR_VERSIONS_DIR", raising=False)
     url = f"sqlite:///{tmp_path / 'served.db'}"
-    result = run("serve", "--host", "127.0.0.1", "--port", "8123", "--workers", "2", "--versions-dir", str(fixture_tree),
-                 "--database-url", url)
+    result = run(
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "8123",
+        "--workers",
+        "2",
+        "--versions-dir",
+        str(fixture_tree),
+        "--database-url",
+        url,
+    )
     assert result.exit_code == 0, result.output
-    assert started == {"app": "api.app:app", "host": "127.0.0.1", "port": 8123, "workers": 2, "log_level": "info"}
+    assert started == {
+        "app": "api.app:app",
+        "host": "127.0.0.1",
+        "port": 8123,
+        "workers": 2,
+        "log_level": "info",
+        "timeout_worker_healthcheck": 60,
+    }
     assert "catalogue loaded" in result.stderr and "http://127.0.0.1:8123/docs" in result.stderr
     import os
 
@@ -85,7 +119,9 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(tmp_path: Path, fixtu
     assert "catalogue on file" in again.stderr
 
 
-def test_serve_refuses_a_rejected_tree(tmp_path: Path, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_refuses_a_rejected_tree(
+    tmp_path: Path, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import uvicorn
 
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("must not start"))

@@ -22,8 +22,14 @@ UNREACHABLE = {
     "sqlite": "sqlite:////nonexistent-directory/vigueur.db",
     "postgresql": "postgresql+psycopg://nobody@127.0.0.1:1/vigueur",  # nothing listens on port 1
 }
-CATALOGUE_GETS = ["/v1/schemes", "/v1/schemes/bonus/versions", "/v1/schemes/bonus/in-force?on=2020-07-15",
-                  f"/v1/versions/{REFERENCE}", f"/v1/versions/{REFERENCE}/diff/{REFERENCE}", "/readyz"]
+CATALOGUE_GETS = [
+    "/v1/schemes",
+    "/v1/schemes/bonus/versions",
+    "/v1/schemes/bonus/in-force?on=2020-07-15",
+    f"/v1/versions/{REFERENCE}",
+    f"/v1/versions/{REFERENCE}/diff/{REFERENCE}",
+    "/readyz",
+]
 
 
 @pytest.mark.parametrize("backend", sorted(UNREACHABLE))
@@ -37,8 +43,11 @@ def test_an_unreachable_database_is_503_and_the_process_stays_up(backend: str, f
             assert response.headers["content-type"] == "application/problem+json"
             assert response.json()["title"] == "Database unavailable"
             assert "retry" in response.json()["detail"]
-        response = client.post("/v1/calculate", content=b'{"acquisition": "purchase"}',
-                               headers={"content-type": "application/json"})
+        response = client.post(
+            "/v1/calculate",
+            content=b'{"acquisition": "purchase"}',
+            headers={"content-type": "application/json"},
+        )
         assert response.status_code == 503
 
 
@@ -68,8 +77,11 @@ def test_the_app_fills_an_empty_database_file_on_first_start(tmp_path: Path, fix
 
 
 def test_an_unknown_route_and_a_wrong_method_are_problem_documents(client: TestClient) -> None:
-    for response, status in ((client.get("/v2/schemes"), 404), (client.delete("/v1/schemes"), 405),
-                             (client.get("/v1/calculate"), 405)):
+    for response, status in (
+        (client.get("/v2/schemes"), 404),
+        (client.delete("/v1/schemes"), 405),
+        (client.get("/v1/calculate"), 405),
+    ):
         assert response.status_code == status
         assert response.headers["content-type"] == "application/problem+json"
         assert response.json()["status"] == status
@@ -99,24 +111,42 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
     max_leaves=20,
 )
-request_like = st.fixed_dictionaries({}, optional={
-    "acquisition": st.sampled_from(["purchase", "lease", "achat"]) | json_values,
-    "order_date": st.dates().map(str) | json_values, "invoice_date": st.dates().map(str) | json_values,
-    "first_rent_date": st.dates().map(str) | json_values, "lease_duration_months": st.integers() | json_values,
-    "schemes": st.lists(st.sampled_from(["bonus", "conversion_premium", "x"])) | json_values,
-    "vehicle": st.fixed_dictionaries({}, optional={
-        "category": st.sampled_from(["passenger_car", "van", "two_three_wheeler", "electric_bicycle", "light_m2_n2"]),
-        "energy": st.sampled_from(["electric", "hydrogen", "petrol_electric_hybrid", "petrol", "diesel"]),
-        "co2_g_per_km": st.integers(-5, 2000) | json_values,
-        "acquisition_cost": st.decimals(allow_nan=False, allow_infinity=False).map(str) | json_values,
-        "battery_energy_kwh": st.decimals(allow_nan=False, allow_infinity=False).map(str),
-        "net_max_power_kw": st.decimals(allow_nan=False, allow_infinity=False).map(str),
-        "power_basis": st.sampled_from(["regulation_eu_168_2013", "directive_2002_24_ec"]),
-        "uses_lead_battery": st.booleans(), "city_electric_range_km": st.integers(-1, 10 ** 20),
-    }),
-    "buyer": st.fixed_dictionaries({}, optional={
-        "person_kind": st.sampled_from(["natural_person", "legal_person", "state_administration"]) | json_values}),
-})
+request_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "acquisition": st.sampled_from(["purchase", "lease", "achat"]) | json_values,
+        "order_date": st.dates().map(str) | json_values,
+        "invoice_date": st.dates().map(str) | json_values,
+        "first_rent_date": st.dates().map(str) | json_values,
+        "lease_duration_months": st.integers() | json_values,
+        "schemes": st.lists(st.sampled_from(["bonus", "conversion_premium", "x"])) | json_values,
+        "vehicle": st.fixed_dictionaries(
+            {},
+            optional={
+                "category": st.sampled_from(
+                    ["passenger_car", "van", "two_three_wheeler", "electric_bicycle", "light_m2_n2"]
+                ),
+                "energy": st.sampled_from(
+                    ["electric", "hydrogen", "petrol_electric_hybrid", "petrol", "diesel"]
+                ),
+                "co2_g_per_km": st.integers(-5, 2000) | json_values,
+                "acquisition_cost": st.decimals(allow_nan=False, allow_infinity=False).map(str) | json_values,
+                "battery_energy_kwh": st.decimals(allow_nan=False, allow_infinity=False).map(str),
+                "net_max_power_kw": st.decimals(allow_nan=False, allow_infinity=False).map(str),
+                "power_basis": st.sampled_from(["regulation_eu_168_2013", "directive_2002_24_ec"]),
+                "uses_lead_battery": st.booleans(),
+                "city_electric_range_km": st.integers(-1, 10**20),
+            },
+        ),
+        "buyer": st.fixed_dictionaries(
+            {},
+            optional={
+                "person_kind": st.sampled_from(["natural_person", "legal_person", "state_administration"])
+                | json_values
+            },
+        ),
+    },
+)
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -129,18 +159,29 @@ def _no_500(response) -> None:  # noqa: ANN001 - an httpx response
 
 @FUZZ
 @given(a=segments, b=segments, scheme=segments, on=segments)
-def test_fuzzed_path_and_query_parameters_never_give_500(client: TestClient, a: str, b: str, scheme: str, on: str) -> None:
-    for path in (f"/v1/versions/{quote(a, safe='')}", f"/v1/versions/{quote(a, safe='')}/diff/{quote(b, safe='')}",
-                 f"/v1/schemes/{quote(scheme, safe='')}/versions", f"/v1/schemes/{quote(scheme, safe='')}/in-force"):
+def test_fuzzed_path_and_query_parameters_never_give_500(
+    client: TestClient, a: str, b: str, scheme: str, on: str
+) -> None:
+    for path in (
+        f"/v1/versions/{quote(a, safe='')}",
+        f"/v1/versions/{quote(a, safe='')}/diff/{quote(b, safe='')}",
+        f"/v1/schemes/{quote(scheme, safe='')}/versions",
+        f"/v1/schemes/{quote(scheme, safe='')}/in-force",
+    ):
         _no_500(client.get(path))
     _no_500(client.get("/v1/schemes/bonus/in-force", params={"on": on}))
 
 
 @FUZZ
-@given(body=st.binary(max_size=300) | json_values.map(lambda v: json.dumps(v).encode()),
-       content_type=st.sampled_from(["application/json", "text/plain", "application/problem+json", ""]) | st.text(max_size=30))
+@given(
+    body=st.binary(max_size=300) | json_values.map(lambda v: json.dumps(v).encode()),
+    content_type=st.sampled_from(["application/json", "text/plain", "application/problem+json", ""])
+    | st.text(max_size=30),
+)
 def test_fuzzed_bodies_never_give_500(client: TestClient, body: bytes, content_type: str) -> None:
-    headers = {"content-type": content_type.encode("ascii", "ignore").decode().replace("\n", "").replace("\r", "")}
+    headers = {
+        "content-type": content_type.encode("ascii", "ignore").decode().replace("\n", "").replace("\r", "")
+    }
     for path in ("/v1/resolve", "/v1/calculate"):
         _no_500(client.post(path, content=body, headers=headers))
 

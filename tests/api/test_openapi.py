@@ -1,4 +1,4 @@
-"""The OpenAPI document is complete (examples everywhere, every reference resolves) and /docs works offline."""
+"""The OpenAPI document is complete (examples everywhere, references resolve) and /docs works offline."""
 
 from __future__ import annotations
 
@@ -11,9 +11,17 @@ from api import examples, public
 from api.contract import parse_request
 from api.openapi_docs import MODELS
 
-OPERATIONS = {("/v1/schemes", "get"), ("/v1/schemes/{scheme}/versions", "get"), ("/v1/schemes/{scheme}/in-force", "get"),
-              ("/v1/versions/{version_id}", "get"), ("/v1/versions/{a}/diff/{b}", "get"), ("/v1/resolve", "post"),
-              ("/v1/calculate", "post"), ("/healthz", "get"), ("/readyz", "get")}
+OPERATIONS = {
+    ("/v1/schemes", "get"),
+    ("/v1/schemes/{scheme}/versions", "get"),
+    ("/v1/schemes/{scheme}/in-force", "get"),
+    ("/v1/versions/{version_id}", "get"),
+    ("/v1/versions/{a}/diff/{b}", "get"),
+    ("/v1/resolve", "post"),
+    ("/v1/calculate", "post"),
+    ("/healthz", "get"),
+    ("/readyz", "get"),
+}
 
 
 def spec(client: TestClient) -> dict[str, Any]:
@@ -76,15 +84,23 @@ def test_the_request_examples_compute(client: TestClient) -> None:
 def test_the_examples_match_their_models() -> None:
     for name, model in MODELS.items():
         model.model_validate(examples.SUCCESS[name])
-    for problem in (examples.PROBLEM_404, examples.PROBLEM_413, examples.PROBLEM_415, examples.PROBLEM_422,
-                    examples.PROBLEM_500, examples.PROBLEM_503):
+    for problem in (
+        examples.PROBLEM_404,
+        examples.PROBLEM_413,
+        examples.PROBLEM_415,
+        examples.PROBLEM_422,
+        examples.PROBLEM_500,
+        examples.PROBLEM_503,
+    ):
         public.Problem.model_validate(problem)
     public.NoVersionProblem.model_validate(examples.PROBLEM_NO_VERSION)
 
 
 def test_docs_pages_load_their_assets_from_the_server_not_a_cdn(client: TestClient) -> None:
-    for page, assets in (("/docs", ("/static/docs/swagger-ui-bundle.js", "/static/docs/swagger-ui.css")),
-                         ("/redoc", ("/static/docs/redoc.standalone.js",))):
+    for page, assets in (
+        ("/docs", ("/static/docs/swagger-ui-bundle.js", "/static/docs/swagger-ui.css")),
+        ("/redoc", ("/static/docs/redoc.standalone.js",)),
+    ):
         html = client.get(page)
         assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
         assert "cdn" not in html.text.lower() and "fonts.googleapis" not in html.text

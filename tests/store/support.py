@@ -1,4 +1,4 @@
-"""Test support for the store and the API: a small versions/ tree, engines (SQLite, PostgreSQL), table snapshots.
+"""Test support for the store and the API: a small versions/ tree, engines (SQLite, PostgreSQL), snapshots.
 
 The fixture tree is built from the repository's reference version (D. 251-7, 2020-06-01) and a
 successor made for the tests only: the same wording with the natural-person cap « 7 000 euros » turned
@@ -27,10 +27,14 @@ from api.tables import CATALOGUE_TABLES
 REFERENCE = "D251-7.2020-06-01"
 SUCCESSOR = "D251-7.2021-01-21"
 CONDITIONS = "D251-1.2020-06-01"
-CLAUSE_WORDING = ("Les dispositions du présent article dans leur rédaction antérieure demeurent applicables aux "
-                  "véhicules commandés avant le 21 janvier 2021 et facturés au plus tard le 20 avril 2021.")
-NO_POSTGRES = ("TEST_DATABASE_URL is not set: no PostgreSQL for this run (.ci/run sets it when a server answers "
-               "on 127.0.0.1:5432)")
+CLAUSE_WORDING = (
+    "Les dispositions du présent article dans leur rédaction antérieure demeurent applicables aux "
+    "véhicules commandés avant le 21 janvier 2021 et facturés au plus tard le 20 avril 2021."
+)
+NO_POSTGRES = (
+    "TEST_DATABASE_URL is not set: no PostgreSQL for this run (.ci/run sets it when a server answers "
+    "on 127.0.0.1:5432)"
+)
 
 SUCCESSOR_CLAUSE = f'''
 [[transitional]]
@@ -60,12 +64,12 @@ decree = "Fixture decree of the store tests"
 confidence = "guess"
 '''
 
-CATALOGUE_TOML = '''[[gaps]]
+CATALOGUE_TOML = """[[gaps]]
 scheme = "bonus"
 start = 2019-01-01
 end = 2020-06-01
 reason = "fixture gap: the 2019 wordings are not on file"
-'''
+"""
 
 
 def sub(text: str, old: str, new: str) -> str:
@@ -81,7 +85,9 @@ def build_tree(root: Path) -> Path:
     text = (source / "text.txt").read_bytes().decode("utf-8")
     meta = (source / "version.toml").read_text(encoding="utf-8")
     (root / SUCCESSOR).mkdir()
-    (root / SUCCESSOR / "text.txt").write_bytes((sub(text, "7 000 euros", "6 000 euros") + "\n" + CLAUSE_WORDING).encode())
+    (root / SUCCESSOR / "text.txt").write_bytes(
+        (sub(text, "7 000 euros", "6 000 euros") + "\n" + CLAUSE_WORDING).encode()
+    )
     meta = sub(meta, f'id = "{REFERENCE}"', f'id = "{SUCCESSOR}"')
     meta = sub(meta, "valid_from = 2020-06-01", "valid_from = 2021-01-21")
     meta = sub(meta, "valid_until = 2021-01-21", "valid_until = 2021-07-01")
@@ -90,7 +96,7 @@ def build_tree(root: Path) -> Path:
     (root / SUCCESSOR / "version.toml").write_text(meta + SUCCESSOR_CLAUSE, encoding="utf-8")
     (root / CONDITIONS).mkdir()
     (root / CONDITIONS / "version.toml").write_text(CONDITIONS_TOML, encoding="utf-8")
-    (root / CONDITIONS / "text.txt").write_bytes("Texte des conditions (fixture des tests du store).".encode())
+    (root / CONDITIONS / "text.txt").write_bytes(b"Texte des conditions (fixture des tests du store).")
     (root / "catalogue.toml").write_text(CATALOGUE_TOML, encoding="utf-8")
     return root
 

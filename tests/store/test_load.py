@@ -38,7 +38,9 @@ def test_load_records_every_version_exactly(engine: Engine, fixture_tree: Path) 
     expected = load_catalogue(fixture_tree)
     found = read(engine)
     assert found.versions == expected.versions  # every field, text and parameters included
-    assert {v.content_hash for v in found.versions.values()} == {v.content_hash for v in expected.versions.values()}
+    assert {v.content_hash for v in found.versions.values()} == {
+        v.content_hash for v in expected.versions.values()
+    }
     assert found.timeline(REFERENCE_SCHEME).gaps == expected.timeline(REFERENCE_SCHEME).gaps
 
 
@@ -61,7 +63,9 @@ def test_load_of_the_same_tree_twice_changes_nothing(engine: Engine, fixture_tre
     assert snapshot(engine) == before
 
 
-def test_load_of_a_rejected_tree_leaves_the_database_as_it_was(engine: Engine, fixture_tree: Path, tmp_path: Path) -> None:
+def test_load_of_a_rejected_tree_leaves_the_database_as_it_was(
+    engine: Engine, fixture_tree: Path, tmp_path: Path
+) -> None:
     load_into(engine, fixture_tree, now=T0)
     before = snapshot(engine)
     broken = copy_tree(fixture_tree, tmp_path / "versions")
@@ -72,8 +76,9 @@ def test_load_of_a_rejected_tree_leaves_the_database_as_it_was(engine: Engine, f
     assert snapshot(engine) == before
 
 
-def test_load_of_a_rejected_tree_into_an_empty_database_writes_nothing(engine: Engine, fixture_tree: Path,
-                                                                       tmp_path: Path) -> None:
+def test_load_of_a_rejected_tree_into_an_empty_database_writes_nothing(
+    engine: Engine, fixture_tree: Path, tmp_path: Path
+) -> None:
     broken = copy_tree(fixture_tree, tmp_path / "versions")
     (broken / REFERENCE / "text.txt").write_bytes(b"not the words the parameters quote")
     with pytest.raises(CatalogueError):
@@ -81,7 +86,9 @@ def test_load_of_a_rejected_tree_into_an_empty_database_writes_nothing(engine: E
     assert all(rows == [] for rows in snapshot(engine).values())
 
 
-def test_load_failing_half_way_writes_nothing(engine: Engine, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_load_failing_half_way_writes_nothing(
+    engine: Engine, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     load_into(engine, fixture_tree, now=T0)
     corrected = _corrected_tree(fixture_tree, Path(str(fixture_tree) + "-corrected"))
     before = snapshot(engine)
@@ -101,32 +108,45 @@ def test_load_failing_half_way_writes_nothing(engine: Engine, fixture_tree: Path
     shutil.rmtree(corrected)
 
 
-def test_a_correction_supersedes_the_old_revision_and_never_overwrites_it(engine: Engine, fixture_tree: Path) -> None:
+def test_a_correction_supersedes_the_old_revision_and_never_overwrites_it(
+    engine: Engine, fixture_tree: Path
+) -> None:
     first = load_into(engine, fixture_tree, now=T0)
     corrected = _corrected_tree(fixture_tree, Path(str(fixture_tree) + "-fix"))
     second = load_into(engine, corrected, now=T0 + timedelta(days=30))
     shutil.rmtree(corrected)
-    assert [(v.version_id, v.change) for v in second.versions if v.change != "unchanged"] == [(SUCCESSOR, "superseded")]
+    assert [(v.version_id, v.change) for v in second.versions if v.change != "unchanged"] == [
+        (SUCCESSOR, "superseded")
+    ]
     with Session(engine) as session:
-        rows = session.exec(select(VersionRow).where(VersionRow.version_id == SUCCESSOR)
-                            .order_by(col(VersionRow.revision_id))).all()
+        rows = session.exec(
+            select(VersionRow).where(VersionRow.version_id == SUCCESSOR).order_by(col(VersionRow.revision_id))
+        ).all()
         assert len(rows) == 2
         old, new = rows
         assert old.recorded_at == first.recorded_at and old.superseded_at == second.recorded_at
         assert old.superseded_by_load_id == second.load_id and old.load_id == first.load_id
-        assert "6 000 euros" in old.text and "6 300 euros" not in old.text  # the old wording is kept as it was
+        assert (
+            "6 000 euros" in old.text and "6 300 euros" not in old.text
+        )  # the old wording is kept as it was
         assert new.superseded_at is None and "6 300 euros" in new.text
-        assert new.content_hash == second.versions[[v.version_id for v in second.versions].index(SUCCESSOR)].new_hash
+        assert (
+            new.content_hash
+            == second.versions[[v.version_id for v in second.versions].index(SUCCESSOR)].new_hash
+        )
     assert "6 300 euros" in read(engine).get(SUCCESSOR).text
 
 
-def test_a_version_removed_from_the_tree_is_superseded_without_successor(engine: Engine, fixture_tree: Path,
-                                                                        tmp_path: Path) -> None:
+def test_a_version_removed_from_the_tree_is_superseded_without_successor(
+    engine: Engine, fixture_tree: Path, tmp_path: Path
+) -> None:
     load_into(engine, fixture_tree, now=T0)
     smaller = copy_tree(fixture_tree, tmp_path / "versions")
     shutil.rmtree(smaller / CONDITIONS)
     report = load_into(engine, smaller, now=T0 + timedelta(hours=1))
-    assert [(v.version_id, v.change, v.new_hash) for v in report.versions if v.change == "removed"] == [(CONDITIONS, "removed", None)]
+    assert [(v.version_id, v.change, v.new_hash) for v in report.versions if v.change == "removed"] == [
+        (CONDITIONS, "removed", None)
+    ]
     assert CONDITIONS not in read(engine).versions
     with Session(engine) as session:
         row = session.exec(select(VersionRow).where(VersionRow.version_id == CONDITIONS)).one()
@@ -137,7 +157,10 @@ def test_a_changed_gap_supersedes_the_old_one(engine: Engine, fixture_tree: Path
     load_into(engine, fixture_tree, now=T0)
     tree = copy_tree(fixture_tree, tmp_path / "versions")
     path = tree / "catalogue.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace("fixture gap", "fixture gap, reason corrected"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("fixture gap", "fixture gap, reason corrected"),
+        encoding="utf-8",
+    )
     report = load_into(engine, tree, now=T0 + timedelta(hours=1))
     assert (report.gaps_added, report.gaps_removed, report.count("unchanged")) == (1, 1, 3)
     with Session(engine) as session:
@@ -159,7 +182,9 @@ def test_the_database_keeps_one_current_revision_per_version(engine: Engine, fix
     load_into(engine, fixture_tree, now=T0)
     with Session(engine) as session:
         row = session.exec(select(VersionRow).where(VersionRow.version_id == REFERENCE)).one()
-        twin = VersionRow.model_validate(row.model_dump(exclude={"revision_id"}) | {"content_hash": "sha256:other"})
+        twin = VersionRow.model_validate(
+            row.model_dump(exclude={"revision_id"}) | {"content_hash": "sha256:other"}
+        )
         session.add(twin)
         with pytest.raises(sa.exc.IntegrityError):
             session.flush()
@@ -168,7 +193,9 @@ def test_the_database_keeps_one_current_revision_per_version(engine: Engine, fix
 def test_a_tampered_row_is_refused_when_read(engine: Engine, fixture_tree: Path) -> None:
     load_into(engine, fixture_tree, now=T0)
     with engine.begin() as connection:
-        connection.execute(sa.update(VersionRow).where(VersionRow.version_id == REFERENCE).values(text="altered"))
+        connection.execute(
+            sa.update(VersionRow).where(VersionRow.version_id == REFERENCE).values(text="altered")
+        )
     with pytest.raises(StoreIntegrityError, match=REFERENCE):
         read(engine)
 
@@ -178,7 +205,9 @@ def test_read_of_an_empty_database_says_the_catalogue_is_not_loaded(engine: Engi
         read(engine)
 
 
-def test_ensure_loaded_loads_only_an_empty_database(engine: Engine, fixture_tree: Path, tmp_path: Path) -> None:
+def test_ensure_loaded_loads_only_an_empty_database(
+    engine: Engine, fixture_tree: Path, tmp_path: Path
+) -> None:
     assert ensure_loaded(engine, fixture_tree) is not None
     corrected = _corrected_tree(fixture_tree, tmp_path / "versions")
     assert ensure_loaded(engine, corrected) is None  # not empty: left alone
@@ -186,8 +215,9 @@ def test_ensure_loaded_loads_only_an_empty_database(engine: Engine, fixture_tree
         assert len(session.exec(select(LoadRow)).all()) == 1
 
 
-def test_read_serves_the_cached_catalogue_until_a_load_changes_it(engine: Engine, fixture_tree: Path,
-                                                                 tmp_path: Path) -> None:
+def test_read_serves_the_cached_catalogue_until_a_load_changes_it(
+    engine: Engine, fixture_tree: Path, tmp_path: Path
+) -> None:
     load_into(engine, fixture_tree, now=T0)
     assert read(engine) is read(engine)
     first = read(engine)
@@ -199,9 +229,12 @@ def _corrected_tree(tree: Path, destination: Path) -> Path:
     """A copy of ``tree`` whose successor version reads « 6 300 euros » where it read « 6 000 euros »."""
     copy = copy_tree(tree, destination)
     text = copy / SUCCESSOR / "text.txt"
-    text.write_bytes(text.read_bytes().replace("6 000 euros".encode(), "6 300 euros".encode()))
+    text.write_bytes(text.read_bytes().replace(b"6 000 euros", b"6 300 euros"))
     meta = copy / SUCCESSOR / "version.toml"
-    meta.write_text(meta.read_text(encoding="utf-8").replace("6 000 euros", "6 300 euros")
-                    .replace('value = "6000"', 'value = "6300"'), encoding="utf-8")
+    meta.write_text(
+        meta.read_text(encoding="utf-8")
+        .replace("6 000 euros", "6 300 euros")
+        .replace('value = "6000"', 'value = "6300"'),
+        encoding="utf-8",
+    )
     return copy
-
