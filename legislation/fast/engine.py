@@ -16,6 +16,7 @@ from datetime import date
 
 from legislation.enums import Acquisition, KeepMode, OrderTest, Scheme
 from legislation.fast.kernels import BUILDERS, Builder, Kernel
+from legislation.fast.kernels._kit import NotExact
 from legislation.fast.row import SCHEME_TUPLES, Row, cents
 from legislation.resolver import calculate as explained_calculate
 from legislation.resolver import decisive_date
@@ -87,7 +88,7 @@ class Engine:
     def __init__(self, catalogue: Catalogue, builders: dict[str, Builder] | None = None) -> None:
         self.catalogue = catalogue
         builders = BUILDERS if builders is None else builders
-        plans = {vid: VersionPlan(version=v, kernel=_build(v, builders)) for vid, v in catalogue.versions.items()}
+        plans = {vid: VersionPlan(version=v, kernel=_build(v, catalogue, builders)) for vid, v in catalogue.versions.items()}
         for plan in plans.values():
             plan.clauses = tuple(_clause_plan(c, plans) for c in plan.version.transitional)
         self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
@@ -177,9 +178,15 @@ def explained_outcome(catalogue: Catalogue, row: Row, scheme: Scheme) -> Outcome
     return scheme.value, result.status, cents(award.amount), award.eligible, version.id, award.paragraph, kept_id
 
 
-def _build(version: Version, builders: dict[str, Builder]) -> Kernel | None:
+def _build(version: Version, catalogue: Catalogue, builders: dict[str, Builder]) -> Kernel | None:
+    """The version's kernel; None when it has none, or when a number of its text does not fit the integers."""
     builder = builders.get(version.calculator or "")
-    return builder(version) if builder is not None else None
+    if builder is None:
+        return None
+    try:
+        return builder(version, {ref: catalogue.versions[ref] for ref in version.relies_on})
+    except NotExact:
+        return None
 
 
 def _clause_plan(clause: TransitionalClause, plans: dict[str, VersionPlan]) -> ClausePlan:

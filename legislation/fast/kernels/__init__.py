@@ -1,4 +1,4 @@
-"""Compiled kernels: one module per calculator, named like it (``bonus_2020_06_01``), with ``build(version)``.
+"""Compiled kernels: one module per calculator, named like it (``bonus_2020_06_01``), with ``build(version, relied)``.
 
 A kernel is the fast twin of a calculator: the same rules, the same numbers (read from the version's
 parameters when it is built), no steps, no strings built per row. It returns ``(amount, eligible,
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from legislation.fast.kernels._kit import Kernel
 from legislation.versions import Version
 
-Builder = Callable[[Version], Kernel]
+Builder = Callable[[Version, Mapping[str, Version]], Kernel]  # (version, the versions it relies on)
 
 
 def _discover() -> dict[str, Builder]:

@@ -7,7 +7,8 @@ into an integer of the same scale when the kernel is built; one that does not fi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import date
 from decimal import Decimal
 
 from legislation.enums import PersonKind
@@ -43,13 +44,18 @@ def rate_terms(rate: Decimal, unit_scale: int = CENTS) -> tuple[int, int, int]:
 class Params:
     """A version's parameters and citations, read once when its kernel is built."""
 
-    __slots__ = ("version",)
+    __slots__ = ("version", "relied")
 
-    def __init__(self, version: Version) -> None:
+    def __init__(self, version: Version, relied: Mapping[str, Version] | None = None) -> None:
         self.version = version
+        self.relied = relied or {}
 
     def __call__(self, name: str) -> Decimal:
         return self.version.parameters[name].value
+
+    def of(self, version_id: str) -> Params:
+        """The parameters of a text this version relies on (as :meth:`Ctx.p_of` reads them)."""
+        return Params(self.relied[version_id])
 
     def cents(self, name: str) -> int:
         """A price, amount or cap in cents."""
@@ -59,10 +65,12 @@ class Params:
         """A power, energy or distance in thousandths (kW, kWh, km)."""
         return _scaled(self(name), THOUSANDTHS, name)
 
-    def count(self, name: str) -> int | Decimal:
-        """A threshold compared with an integer fact (g/km, months): an int when whole, else as it is."""
-        value = self(name)
-        return int(value) if value == value.to_integral_value() else value
+    def count(self, name: str) -> int:
+        """A threshold compared with an integer fact (g/km, months, years): a whole number.
+
+        Comparing the int fact with ``int(value)`` gives what comparing it with the Decimal gives.
+        """
+        return _scaled(self(name), 1, name)
 
     def rate(self, name: str, unit_scale: int = CENTS) -> tuple[int, int, int]:
         """A rate (« 27 % du coût ») or a price per unit (« 250 euros par kilowattheure », unit_scale=1000)
@@ -83,11 +91,26 @@ class Params:
         return f"{citation}, {paragraph}" if paragraph else citation
 
 
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def add_months(day: date, months: int) -> date:
+    """:func:`legislation.dates.add_months` without pendulum (10× faster): calendar months, month ends clamp."""
+    index = day.month - 1 + months
+    year, month = day.year + index // 12, index % 12 + 1
+    last = _MONTH_DAYS[month - 1]
+    if month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0):
+        last = 29
+    return date(year, month, day.day if day.day <= last else last)
+
+
 def _scaled(value: Decimal, scale: int, name: str) -> int:
     scaled = value * scale
     if scaled != scaled.to_integral_value():
         raise NotExact(f"parameter {name} = {value} is not a whole number of 1/{scale}")
+    if not -(10**18) < scaled < 10**18:
+        raise NotExact(f"parameter {name} = {value} is too large for the integer fast path")
     return int(scaled)
 
 
-__all__ = ["COMPUTED", "Decided", "Kernel", "NATURAL_PERSON", "NotExact", "Params", "rate_terms"]
+__all__ = ["COMPUTED", "Decided", "add_months", "Kernel", "NATURAL_PERSON", "NotExact", "Params", "rate_terms"]

@@ -6,6 +6,8 @@ calculator would ask for and the row lacks returns None (explained path).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from legislation.enums import Energy, PowerBasis, VehicleCategory
 from legislation.fast.kernels._kit import COMPUTED, NATURAL_PERSON, Decided, Kernel, Params
 from legislation.fast.row import THOUSANDTHS, Row
@@ -13,10 +15,10 @@ from legislation.versions import Version
 
 CAR, VAN = VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN
 L_VEHICLE, M2_N2 = VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.LIGHT_M2_N2
-REGULATION, HYDROGEN = PowerBasis.REGULATION_EU_168_2013, Energy.HYDROGEN
+REGULATION, HYDROGEN, ELECTRIC = PowerBasis.REGULATION_EU_168_2013, Energy.HYDROGEN, Energy.ELECTRIC
 
 
-def build(version: Version) -> Kernel:  # noqa: C901 - one closure mirrors the calculator's tree
+def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - one closure mirrors the calculator's tree
     p = Params(version)
     ev_co2_max, phev_co2_min, phev_co2_max = p.count("ev_co2_max"), p.count("phev_co2_min"), p.count("phev_co2_max")
     ev_low, ev_mid_max = p.cents("ev_low_price_limit"), p.cents("ev_mid_price_max")
@@ -32,6 +34,7 @@ def build(version: Version) -> Kernel:  # noqa: C901 - one closure mirrors the c
     high, no_high = p.outcome(p.cents("ev_high_amount"), True, "3°"), p.outcome(0, False, "3°")
     phev, no_phev = p.outcome(p.cents("phev_amount"), True, "7°"), p.outcome(0, False, "7°")
     no_co2, no_lead, no_category = p.outcome(0, False, "1°"), p.outcome(0, False, "4°"), p.outcome(0, False, "")
+    no_l_energy = p.outcome(0, False, "4°, 5°")
 
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
         category = row.vehicle_category
@@ -57,10 +60,10 @@ def build(version: Version) -> Kernel:  # noqa: C901 - one closure mirrors the c
                     return high
                 return None if row.vehicle_energy is None else no_high
             if phev_co2_min <= co2 <= phev_co2_max:  # 7°
-                cost = row.vehicle_acquisition_cost
+                cost = row.vehicle_acquisition_cost  # the 50 000 € ceiling leaves a leased battery out
                 if cost is None:
                     return None
-                if cost + row.vehicle_battery_rental_cost > phev_price_max:
+                if cost > phev_price_max:
                     return no_phev
                 city_range = row.vehicle_city_electric_range_km
                 if city_range is None:
@@ -68,15 +71,25 @@ def build(version: Version) -> Kernel:  # noqa: C901 - one closure mirrors the c
                 return phev if city_range > phev_range_min else no_phev
             return no_co2
         if category is L_VEHICLE:
+            energy = row.vehicle_energy
+            if energy is not None and energy is not ELECTRIC:  # not a vehicle of the 6° of D. 251-1
+                return no_l_energy
             lead = row.vehicle_uses_lead_battery
             if lead is None:
                 return None
             if lead:
                 return no_lead
-            power, basis, cost = row.vehicle_net_max_power_kw, row.vehicle_power_basis, row.vehicle_acquisition_cost
-            if power is None or basis is None or cost is None:
+            power, cost = row.vehicle_net_max_power_kw, row.vehicle_acquisition_cost
+            if power is None or cost is None:
                 return None
-            if power >= (kw_regulation if basis is REGULATION else kw_directive):  # 4°
+            if power >= kw_directive or power < kw_regulation:  # the instrument does not matter
+                threshold = kw_directive if power >= kw_directive else kw_regulation
+            else:
+                basis = row.vehicle_power_basis
+                if basis is None:
+                    return None
+                threshold = kw_regulation if basis is REGULATION else kw_directive
+            if power >= threshold:  # 4°
                 kwh = row.vehicle_battery_energy_kwh
                 if kwh is None:
                     return None
