@@ -25,6 +25,7 @@ from api import openapi_docs, problems, store
 from api.db import make_engine
 from api.routes import router
 from api.settings import Settings, get_settings, redact_database_url
+from legislation.errors import CatalogueError
 
 log = logging.getLogger("vigueur.api")
 DOCS_ASSETS = Path(fastapi_offline.__file__).parent / "static"  # Swagger UI 5 and ReDoc, shipped in the wheel
@@ -70,6 +71,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "database %s unavailable at start-up (%s): answering 503 until it is back",
                 redact_database_url(current.database_url),
                 str(exc).splitlines()[0],
+            )
+        except sa_exc.SQLAlchemyError as exc:
+            # Several workers started at once on an empty database: one loads, the others lose the race.
+            log.warning("start-up load not done by this process (%s)", str(exc).splitlines()[0])
+        except CatalogueError as exc:
+            log.error(
+                "versions/ is invalid, nothing loaded: %s (the API answers 503 until a valid load)", exc
             )
         yield
         engine.dispose()

@@ -3,6 +3,8 @@
 Generated from the catalogue of versions/ (texts shortened: « […] »); regenerate when the contract changes.
 """
 
+# ruff: noqa: E501 - generated data: long quoted texts are wrapped by the formatter, not by hand
+
 from __future__ import annotations
 
 from typing import Any
@@ -131,7 +133,7 @@ TIMELINE: dict[str, Any] = {
             "calculator": "bonus_2020_06_01",
             "source_decree": "Décret n° 2020-656 du 30 mai 2020 relatif aux aides à l'acquisition ou à la "
             "location des véhicules peu polluants",
-            "version_hash": "sha256:77ca20b9965f65706ad8f7a3e1ab0db1b24f9520d5b98184fd088b24505457e5",
+            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
             "href": "/v1/versions/D251-7.2020-06-01",
         },
     ],
@@ -140,8 +142,7 @@ TIMELINE: dict[str, Any] = {
             "start": "2016-01-01",
             "end": "2017-01-01",
             "last_day": "2016-12-31",
-            "reason": "C. énergie D. 251-7 as codified by décret 2015-1823 (2016-01-01) and amended by "
-            "décret "
+            "reason": "C. énergie D. 251-7 as codified by décret 2015-1823 (2016-01-01) and amended by décret "
             "2015-1928 (20 […]",
         },
         {
@@ -249,20 +250,81 @@ VERSION: dict[str, Any] = {
             "celle-ci est prise en location, dans la limite de 7 000 euros",
         },
     },
-    "transitional_clauses": [],
+    "transitional_clauses": [
+        {
+            "id": "decret-2019-1526-art2",
+            "paragraph": "décret n° 2019-1526 du 30 décembre 2019, art. 2 (rédaction en "
+            "vigueur depuis le 1er juin 2020)",
+            "keeps": "more_favourable",
+            "order_test": "ordered_before",
+            "order_limit": "2020-01-01",
+            "decisive_on_or_before": "2020-09-23",
+            "deadline_basis": "explicit",
+            "deadline_reading": "« dans leur rédaction antérieure à l'entrée en vigueur du "
+            "présent décret … commandés ou dont le contrat de location a "
+            "été signé avant cette date »: « cette date » is the entry "
+            "into force of décret n° 2019-1526, 2020-01-01, so ordered or "
+            "lease signed before 2020-01-01. « au plus tard le 23 "
+            "septembre 2020 »: invoice or first rent on or before "
+            "2020-09-23, a date written in the text. This wording of the "
+            "clause is in force from 2020-06-01, i.e. during this "
+            "version.",
+            "wording": "Lorsqu'elles sont plus avantageuses, les dispositions de l'article D. "
+            "251-7 du code de l'énergie dans leur rédaction antérieure à l'entrée "
+            "en vigueur du présent décret restent applicables aux véhicules, qui "
+            "n'ont pas fait l'objet précédemment d'une première immatriculation en "
+            "France et à l'étranger, commandés ou dont le contrat de location a "
+            "été signé avant cette date, à condition que leur facturation ou le "
+            "versement du premier loyer intervienne au plus tard le 23 septembre "
+            "2020.",
+            "kept_version_id": None,
+            "kept_version_label": "D. 251-7 dans sa rédaction antérieure au décret n° "
+            "2019-1526 (version 2019-01-01 → 2019-12-31, décret n° "
+            "2018-1318)",
+            "new_vehicles_only": True,
+            "source": {
+                "decree": "Décret n° 2019-1526 du 30 décembre 2019 relatif aux aides à "
+                "l'acquisition ou à la location des véhicules peu polluants",
+                "decree_date": "2019-12-30",
+                "jorf": "JORF du 31 décembre 2019",
+                "jorf_date": "2019-12-31",
+                "nor": None,
+                "eli": None,
+                "url": "https://www.lexbase.fr/index/source-document/17209833-decret-20201526-07122020",
+                "legiarti": None,
+                "jorftext": None,
+                "confidence": "confirmed",
+                "notes": "Art. 2 in its version « En vigueur depuis le 1er juin 2020 "
+                "», verbatim from lexbase "
+                "(shared/legal/texts/decret-2019-1526-art2-v2020-06-01.txt; "
+                "history/era-2017-2020.md §1 V5: confirmed); the amending "
+                "text (probably décret n° 2020-656, art. 2) was not seen. "
+                "JORF date per faceaurisque; NOR not seen. Per "
+                "history/era-2017-2020.md (likely), the 2019 barème gave an "
+                "electric car 27 % capped at 6 000 € for every buyer, without "
+                "price bands: more favourable than this version for a legal "
+                "person or above 45 000 €.",
+            },
+        }
+    ],
     "claim_deadline_months": None,
-    "notes": "Period: décret 2020-656 declared this wording « en vigueur du 1er juin au 31 décembre 2020 » "
-    "and "
+    "notes": "Period: décret 2020-656 declared this wording « en vigueur du 1er juin au 31 décembre 2020 » and "
     "the\n"
     "earlier one applicable again from 1 January 2021, but the Légifrance consolidation (doctrine.fr\n"
     "chr […]",
-    "version_hash": "sha256:77ca20b9965f65706ad8f7a3e1ab0db1b24f9520d5b98184fd088b24505457e5",
+    "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
     "text": "Le montant de l'aide prévue à l'article D. 251-1 est fixé comme suit :\n"
     "1° Pour les véhicules mentionnés au 5° de l'article D. 251-1, dont le taux d'émission de dioxyde "
     "de carbone est inférieur ou égal à 20 grammes par kilomètre et dont le coût d'acquisition est "
     "inférieur à 45 000 euros toutes taxes […]",
     "facts": {
-        "resolution": ["acquisition", "invoice_date", "first_rent_date"],
+        "resolution": [
+            "acquisition",
+            "invoice_date",
+            "first_rent_date",
+            "order_date",
+            "vehicle.previously_registered",
+        ],
         "calculator": [
             "buyer.person_kind",
             "vehicle.acquisition_cost",
@@ -333,20 +395,86 @@ IN_FORCE: dict[str, Any] = {
                 "limite de 7 000 euros",
             },
         },
-        "transitional_clauses": [],
+        "transitional_clauses": [
+            {
+                "id": "decret-2019-1526-art2",
+                "paragraph": "décret n° 2019-1526 du 30 décembre 2019, art. 2 "
+                "(rédaction en vigueur depuis le 1er juin 2020)",
+                "keeps": "more_favourable",
+                "order_test": "ordered_before",
+                "order_limit": "2020-01-01",
+                "decisive_on_or_before": "2020-09-23",
+                "deadline_basis": "explicit",
+                "deadline_reading": "« dans leur rédaction antérieure à l'entrée en "
+                "vigueur du présent décret … commandés ou dont le "
+                "contrat de location a été signé avant cette date "
+                "»: « cette date » is the entry into force of "
+                "décret n° 2019-1526, 2020-01-01, so ordered or "
+                "lease signed before 2020-01-01. « au plus tard "
+                "le 23 septembre 2020 »: invoice or first rent on "
+                "or before 2020-09-23, a date written in the "
+                "text. This wording of the clause is in force "
+                "from 2020-06-01, i.e. during this version.",
+                "wording": "Lorsqu'elles sont plus avantageuses, les dispositions de "
+                "l'article D. 251-7 du code de l'énergie dans leur "
+                "rédaction antérieure à l'entrée en vigueur du présent "
+                "décret restent applicables aux véhicules, qui n'ont pas "
+                "fait l'objet précédemment d'une première immatriculation "
+                "en France et à l'étranger, commandés ou dont le contrat "
+                "de location a été signé avant cette date, à condition que "
+                "leur facturation ou le versement du premier loyer "
+                "intervienne au plus tard le 23 septembre 2020.",
+                "kept_version_id": None,
+                "kept_version_label": "D. 251-7 dans sa rédaction antérieure au "
+                "décret n° 2019-1526 (version 2019-01-01 → "
+                "2019-12-31, décret n° 2018-1318)",
+                "new_vehicles_only": True,
+                "source": {
+                    "decree": "Décret n° 2019-1526 du 30 décembre 2019 relatif "
+                    "aux aides à l'acquisition ou à la location des "
+                    "véhicules peu polluants",
+                    "decree_date": "2019-12-30",
+                    "jorf": "JORF du 31 décembre 2019",
+                    "jorf_date": "2019-12-31",
+                    "nor": None,
+                    "eli": None,
+                    "url": "https://www.lexbase.fr/index/source-document/17209833-decret-20201526-07122020",
+                    "legiarti": None,
+                    "jorftext": None,
+                    "confidence": "confirmed",
+                    "notes": "Art. 2 in its version « En vigueur depuis le 1er "
+                    "juin 2020 », verbatim from lexbase "
+                    "(shared/legal/texts/decret-2019-1526-art2-v2020-06-01.txt; "
+                    "history/era-2017-2020.md §1 V5: confirmed); the "
+                    "amending text (probably décret n° 2020-656, art. "
+                    "2) was not seen. JORF date per faceaurisque; NOR "
+                    "not seen. Per history/era-2017-2020.md (likely), "
+                    "the 2019 barème gave an electric car 27 % capped "
+                    "at 6 000 € for every buyer, without price bands: "
+                    "more favourable than this version for a legal "
+                    "person or above 45 000 €.",
+                },
+            }
+        ],
         "claim_deadline_months": None,
         "notes": "Period: décret 2020-656 declared this wording « en vigueur du 1er juin au 31 décembre "
         "2020 » and the\n"
         "earlier one applicable again from 1 January 2021, but the Légifrance consolidation "
         "(doctrine.fr\n"
         "chr […]",
-        "version_hash": "sha256:77ca20b9965f65706ad8f7a3e1ab0db1b24f9520d5b98184fd088b24505457e5",
+        "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
         "text": "Le montant de l'aide prévue à l'article D. 251-1 est fixé comme suit :\n"
         "1° Pour les véhicules mentionnés au 5° de l'article D. 251-1, dont le taux d'émission "
         "de dioxyde de carbone est inférieur ou égal à 20 grammes par kilomètre et dont le coût "
         "d'acquisition est inférieur à 45 000 euros toutes taxes […]",
         "facts": {
-            "resolution": ["acquisition", "invoice_date", "first_rent_date"],
+            "resolution": [
+                "acquisition",
+                "invoice_date",
+                "first_rent_date",
+                "order_date",
+                "vehicle.previously_registered",
+            ],
             "calculator": [
                 "buyer.person_kind",
                 "vehicle.acquisition_cost",
@@ -446,8 +574,8 @@ READY: dict[str, Any] = {
     "database": "sqlite",
     "catalogue": {
         "load_id": 1,
-        "recorded_at": "2026-11-29T17:43:59.683002+00:00",
-        "tree_hash": "sha256:c817cdaf2cdd37538c4989eb1a05df6f4b48cdf273666e11a9ef1d85a4f252fc",
+        "recorded_at": "2026-11-29T18:08:54.334015+00:00",
+        "tree_hash": "sha256:53bbf10358f0ac575b4fd9848cb260a4d6df719c9d30d6f559c7fd089e71e68e",
         "versions": 18,
     },
 }
@@ -456,8 +584,7 @@ PROBLEM_NO_VERSION: dict[str, Any] = {
     "type": "urn:vigueur:problem:no-version-on-file",
     "title": "No version on file",
     "status": 404,
-    "detail": "no version of the bonus amounts on file for 2018-07-15 (declared gap: D. 251-7 versions of "
-    "2018 "
+    "detail": "no version of the bonus amounts on file for 2018-07-15 (declared gap: D. 251-7 versions of 2018 "
     "(2017-1851), 2019 (2018-1318) and 2020-01-01 (2019-1526): not on file)",
     "scheme": "bonus",
     "on": "2018-07-15",
@@ -516,7 +643,7 @@ CALCULATE: dict[str, Any] = {
         {
             "scheme": "bonus",
             "version_id": "D251-7.2020-06-01",
-            "version_hash": "sha256:77ca20b9965f65706ad8f7a3e1ab0db1b24f9520d5b98184fd088b24505457e5",
+            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
             "citation": "C. énergie, art. D. 251-7",
             "title": "Montant du bonus écologique (rédaction du décret n° 2020-656 du 30 mai 2020)",
             "provenance": "seed",
@@ -525,7 +652,72 @@ CALCULATE: dict[str, Any] = {
             "last_day_in_force": "2021-01-20",
             "decisive_date": "2020-07-15",
             "decided_by": "invoice_date",
-            "transitional_clauses": [],
+            "transitional_clauses": [
+                {
+                    "id": "decret-2019-1526-art2",
+                    "paragraph": "décret n° 2019-1526 du 30 décembre 2019, art. 2 "
+                    "(rédaction en vigueur depuis le 1er juin 2020)",
+                    "keeps": "more_favourable",
+                    "order_test": "ordered_before",
+                    "order_limit": "2020-01-01",
+                    "decisive_on_or_before": "2020-09-23",
+                    "deadline_basis": "explicit",
+                    "deadline_reading": "« dans leur rédaction antérieure à l'entrée en "
+                    "vigueur du présent décret … commandés ou dont "
+                    "le contrat de location a été signé avant cette "
+                    "date »: « cette date » is the entry into force "
+                    "of décret n° 2019-1526, 2020-01-01, so ordered "
+                    "or lease signed before 2020-01-01. « au plus "
+                    "tard le 23 septembre 2020 »: invoice or first "
+                    "rent on or before 2020-09-23, a date written in "
+                    "the text. This wording of the clause is in "
+                    "force from 2020-06-01, i.e. during this "
+                    "version.",
+                    "wording": "Lorsqu'elles sont plus avantageuses, les dispositions de "
+                    "l'article D. 251-7 du code de l'énergie dans leur "
+                    "rédaction antérieure à l'entrée en vigueur du présent "
+                    "décret restent applicables aux véhicules, qui n'ont pas "
+                    "fait l'objet précédemment d'une première immatriculation "
+                    "en France et à l'étranger, commandés ou dont le contrat "
+                    "de location a été signé avant cette date, à condition "
+                    "que leur facturation ou le versement du premier loyer "
+                    "intervienne au plus tard le 23 septembre 2020.",
+                    "kept_version_id": None,
+                    "kept_version_label": "D. 251-7 dans sa rédaction antérieure au "
+                    "décret n° 2019-1526 (version 2019-01-01 → "
+                    "2019-12-31, décret n° 2018-1318)",
+                    "new_vehicles_only": True,
+                    "source": {
+                        "decree": "Décret n° 2019-1526 du 30 décembre 2019 "
+                        "relatif aux aides à l'acquisition ou à la "
+                        "location des véhicules peu polluants",
+                        "decree_date": "2019-12-30",
+                        "jorf": "JORF du 31 décembre 2019",
+                        "jorf_date": "2019-12-31",
+                        "nor": None,
+                        "eli": None,
+                        "url": "https://www.lexbase.fr/index/source-document/17209833-decret-20201526-07122020",
+                        "legiarti": None,
+                        "jorftext": None,
+                        "confidence": "confirmed",
+                        "notes": "Art. 2 in its version « En vigueur depuis le "
+                        "1er juin 2020 », verbatim from lexbase "
+                        "(shared/legal/texts/decret-2019-1526-art2-v2020-06-01.txt; "
+                        "history/era-2017-2020.md §1 V5: confirmed); the "
+                        "amending text (probably décret n° 2020-656, "
+                        "art. 2) was not seen. JORF date per "
+                        "faceaurisque; NOR not seen. Per "
+                        "history/era-2017-2020.md (likely), the 2019 "
+                        "barème gave an electric car 27 % capped at 6 "
+                        "000 € for every buyer, without price bands: "
+                        "more favourable than this version for a legal "
+                        "person or above 45 000 €.",
+                    },
+                    "open": False,
+                    "test": "ordered 2020-06-10 < 2020-01-01: no; decisive 2020-07-15 ≤ 2020-09-23: yes",
+                    "missing_fact": None,
+                }
+            ],
             "notes": [],
             "nearest_versions": None,
             "message": None,
@@ -574,7 +766,7 @@ RESOLVE: dict[str, Any] = {
         {
             "scheme": "bonus",
             "version_id": "D251-7.2020-06-01",
-            "version_hash": "sha256:77ca20b9965f65706ad8f7a3e1ab0db1b24f9520d5b98184fd088b24505457e5",
+            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
             "citation": "C. énergie, art. D. 251-7",
             "title": "Montant du bonus écologique (rédaction du décret n° 2020-656 du 30 mai 2020)",
             "provenance": "seed",
@@ -583,7 +775,72 @@ RESOLVE: dict[str, Any] = {
             "last_day_in_force": "2021-01-20",
             "decisive_date": "2020-07-15",
             "decided_by": "invoice_date",
-            "transitional_clauses": [],
+            "transitional_clauses": [
+                {
+                    "id": "decret-2019-1526-art2",
+                    "paragraph": "décret n° 2019-1526 du 30 décembre 2019, art. 2 "
+                    "(rédaction en vigueur depuis le 1er juin 2020)",
+                    "keeps": "more_favourable",
+                    "order_test": "ordered_before",
+                    "order_limit": "2020-01-01",
+                    "decisive_on_or_before": "2020-09-23",
+                    "deadline_basis": "explicit",
+                    "deadline_reading": "« dans leur rédaction antérieure à l'entrée en "
+                    "vigueur du présent décret … commandés ou dont "
+                    "le contrat de location a été signé avant cette "
+                    "date »: « cette date » is the entry into force "
+                    "of décret n° 2019-1526, 2020-01-01, so ordered "
+                    "or lease signed before 2020-01-01. « au plus "
+                    "tard le 23 septembre 2020 »: invoice or first "
+                    "rent on or before 2020-09-23, a date written in "
+                    "the text. This wording of the clause is in "
+                    "force from 2020-06-01, i.e. during this "
+                    "version.",
+                    "wording": "Lorsqu'elles sont plus avantageuses, les dispositions de "
+                    "l'article D. 251-7 du code de l'énergie dans leur "
+                    "rédaction antérieure à l'entrée en vigueur du présent "
+                    "décret restent applicables aux véhicules, qui n'ont pas "
+                    "fait l'objet précédemment d'une première immatriculation "
+                    "en France et à l'étranger, commandés ou dont le contrat "
+                    "de location a été signé avant cette date, à condition "
+                    "que leur facturation ou le versement du premier loyer "
+                    "intervienne au plus tard le 23 septembre 2020.",
+                    "kept_version_id": None,
+                    "kept_version_label": "D. 251-7 dans sa rédaction antérieure au "
+                    "décret n° 2019-1526 (version 2019-01-01 → "
+                    "2019-12-31, décret n° 2018-1318)",
+                    "new_vehicles_only": True,
+                    "source": {
+                        "decree": "Décret n° 2019-1526 du 30 décembre 2019 "
+                        "relatif aux aides à l'acquisition ou à la "
+                        "location des véhicules peu polluants",
+                        "decree_date": "2019-12-30",
+                        "jorf": "JORF du 31 décembre 2019",
+                        "jorf_date": "2019-12-31",
+                        "nor": None,
+                        "eli": None,
+                        "url": "https://www.lexbase.fr/index/source-document/17209833-decret-20201526-07122020",
+                        "legiarti": None,
+                        "jorftext": None,
+                        "confidence": "confirmed",
+                        "notes": "Art. 2 in its version « En vigueur depuis le "
+                        "1er juin 2020 », verbatim from lexbase "
+                        "(shared/legal/texts/decret-2019-1526-art2-v2020-06-01.txt; "
+                        "history/era-2017-2020.md §1 V5: confirmed); the "
+                        "amending text (probably décret n° 2020-656, "
+                        "art. 2) was not seen. JORF date per "
+                        "faceaurisque; NOR not seen. Per "
+                        "history/era-2017-2020.md (likely), the 2019 "
+                        "barème gave an electric car 27 % capped at 6 "
+                        "000 € for every buyer, without price bands: "
+                        "more favourable than this version for a legal "
+                        "person or above 45 000 €.",
+                    },
+                    "open": False,
+                    "test": "ordered 2020-06-10 < 2020-01-01: no; decisive 2020-07-15 ≤ 2020-09-23: yes",
+                    "missing_fact": None,
+                }
+            ],
             "notes": [],
             "nearest_versions": None,
             "message": None,

@@ -192,3 +192,15 @@ def test_fuzzed_requests_never_give_500(client: TestClient, request: dict) -> No
     body = json.dumps(request, default=str).encode()
     for path in ("/v1/resolve", "/v1/calculate"):
         _no_500(client.post(path, content=body, headers={"content-type": "application/json"}))
+
+
+def test_an_invalid_tree_at_start_up_leaves_the_app_up_answering_503(tmp_path: Path) -> None:
+    broken = tmp_path / "versions"
+    broken.mkdir()
+    (broken / "catalogue.toml").write_text("gaps = 3\n", encoding="utf-8")
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'v.db'}", versions_dir=broken))
+    with TestClient(app) as client:
+        assert client.get("/healthz").status_code == 200
+        response = client.get("/readyz")
+        assert response.status_code == 503
+        assert response.json()["type"] == "urn:vigueur:problem:catalogue-not-loaded"
