@@ -7,7 +7,6 @@ parameters (read through the calling version's ``relies_on``), the refusals cite
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 
 from legislation.calculators import _decret_2014_1672_art1 as art1
 from legislation.enums import Acquisition, VehicleCategory
@@ -64,10 +63,3 @@ def build_check(p: Params) -> Check:
         return ELIGIBLE if energy.is_hybrid else over_a
 
     return check
-
-
-def decisive(row: Row) -> date:
-    """The decisive date the resolver gave (the engine has checked it is there)."""
-    day = row.first_rent_date if row.acquisition is LEASE else row.invoice_date
-    assert day is not None
-    return day

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal
 
-from legislation.enums import PersonKind
+from legislation.enums import Acquisition, PersonKind
 from legislation.fast.row import CENTS, THOUSANDTHS, Row
 from legislation.versions import Version
 
@@ -91,6 +91,13 @@ class Params:
         return f"{citation}, {paragraph}" if paragraph else citation
 
 
+def decisive(row: Row) -> date:
+    """The decisive date the resolver gave (the engine has checked it is there)."""
+    day = row.first_rent_date if row.acquisition is Acquisition.LEASE else row.invoice_date
+    assert day is not None
+    return day
+
+
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -113,4 +120,4 @@ def _scaled(value: Decimal, scale: int, name: str) -> int:
     return int(scaled)
 
 
-__all__ = ["COMPUTED", "Decided", "add_months", "Kernel", "NATURAL_PERSON", "NotExact", "Params", "rate_terms"]
+__all__ = ["COMPUTED", "Decided", "add_months", "decisive", "Kernel", "NATURAL_PERSON", "NotExact", "Params", "rate_terms"]

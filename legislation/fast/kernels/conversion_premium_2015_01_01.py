@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from legislation.calculators import conversion_premium_2015_01_01 as calculator
-from legislation.fast.kernels._art1_2015 import ELIGIBLE, build_check, decisive
-from legislation.fast.kernels._kit import Decided, Kernel, Params, add_months
+from legislation.fast.kernels._art1_2015 import ELIGIBLE, build_check
+from legislation.fast.kernels._kit import Decided, Kernel, Params, add_months, decisive
 from legislation.fast.row import Row
 from legislation.versions import Version
 

@@ -9,8 +9,7 @@ from datetime import date
 
 from legislation.calculators import conversion_premium_2015_04_01 as calculator
 from legislation.enums import Acquisition, EuroStandard, PersonKind, VehicleCategory
-from legislation.fast.kernels._art1_2015 import decisive
-from legislation.fast.kernels._kit import Decided, Kernel, Params, add_months
+from legislation.fast.kernels._kit import Decided, Kernel, Params, add_months, decisive
 from legislation.fast.row import Row
 from legislation.versions import Version
 

@@ -1,0 +1,234 @@
+"""Kernel of :mod:`legislation.calculators.conversion_premium_2021_07_26` (D. 251-8, décret n° 2021-977).
+
+The calculator's cases in its order — 1° or 1° bis, then 3° a) and b), then 4°, the most favourable kept
+(the first of equals) — with the household tests and the 3°/5° CO2 ceilings of
+:mod:`legislation.calculators._conversion_premium_2021`. Where the calculator would ask for a fact the
+row lacks, the kernel returns None; the ceiling is decided when every combination of the unknown
+registration facts gives the same answer, as the calculator decides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import product
+
+from legislation.calculators import _conversion_premium_2021 as rules
+from legislation.calculators import conversion_premium_2021_07_26 as calculator
+from legislation.enums import CritAir, PersonKind, PowerBasis, VehicleCategory
+from legislation.fast.kernels._kit import COMPUTED, Decided, Kernel, Params, add_months, decisive
+from legislation.fast.row import Row
+from legislation.versions import Version
+
+CAR, VAN = VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN
+L_VEHICLE, BICYCLE = VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.ELECTRIC_BICYCLE
+NATURAL, REGULATION = PersonKind.NATURAL_PERSON, PowerBasis.REGULATION_EU_168_2013
+CLASS_1, ELECTRIC_CLASS = CritAir.CLASS_1, CritAir.ELECTRIC
+PURE_THERMAL = rules.PURE_THERMAL
+MISSING = -1  # a test whose fact is missing (the explained path names it)
+
+
+def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - mirrors the calculator
+    p = Params(version, relied)
+    s, v = p.scheme, version.id
+    c = p.cents
+    range_min = p.thousandths("electric_range_min")
+    income_max, very_low, commute_min, professional_min = c("income_max"), c("income_very_low_max"), \
+        p.thousandths("commute_km_min"), p.thousandths("professional_km_min")
+    c1_max, c1_rate, c1_cap = c("c1_price_max"), p.rate("c1_rate"), c("c1_cap")
+    c1_other = p.outcome(c("c1_other_amount"), True, "1° b)")
+    van_rate = p.rate("van_rate")
+    vans = {cls: (c(cap), p.cite(paragraph)) for cls, (paragraph, cap) in calculator.VAN_CLASSES.items()}
+    kw_regulation, kw_directive = p.thousandths("l_min_kw_regulation"), p.thousandths("l_min_kw_directive")
+    l_low, l_other = c("l_low_income_amount"), p.outcome(c("l_other_amount"), True, "2° b)")
+    c3_max, c3_low, c3_rate, c3_cap = c("c3_price_max"), c("c3_low_income_amount"), p.rate("c3_rate"), c("c3_cap")
+    recent_months = p.count("c3_recent_months")
+    ceilings = {(True, False): p.count("c3_co2_new_max"), (False, False): p.count("c3_co2_other_max"),
+                (True, True): p.count("c3_co2_new_max_lowered"), (False, True): p.count("c3_co2_other_max_lowered")}
+    c4_min, c4_max, c4_price = p.count("c4_co2_min"), p.count("c4_co2_max"), c("c4_price_max")
+    c4_rate, c4_cap, c4_other = p.rate("c4_rate"), c("c4_cap"), p.outcome(c("c4_other_amount"), True, "4° b)")
+    ebike_rate, ebike_cap = p.rate("ebike_rate"), c("ebike_cap")
+    cite = {x: p.cite(x) for x in ("1° a)", "2° a)", "3° a)", "3° b)", "4° a)", "4° bis")}
+    no_scrapped, no_l = p.outcome(0, False, "premier alinéa"), p.outcome(0, False, "2°")
+    none_car, none_van = p.outcome(0, False, "1°, 3° et 4°"), p.outcome(0, False, "1° bis, 3° et 4°")
+
+    def capped(terms: tuple[int, int, int], base: int, cap: int, paragraph: str) -> Decided:
+        n, h, d = terms
+        amount = (n * base + h) // d
+        return s, COMPUTED, (cap if amount > cap else amount), True, v, paragraph, None
+
+    def natural(row: Row) -> int:
+        kind = row.buyer_person_kind
+        return MISSING if kind is None else kind is NATURAL
+
+    def low_income(row: Row) -> int:
+        """rules.is_low_income."""
+        if (is_natural := natural(row)) is not True:
+            return is_natural
+        income = row.buyer_reference_income_per_share
+        return MISSING if income is None else income <= income_max
+
+    def modest_or_long_distance(row: Row) -> int:
+        """rules.is_modest_or_long_distance (distance and kilometres asked only when the income leaves it open)."""
+        if (is_natural := natural(row)) is not True:
+            return is_natural
+        income = row.buyer_reference_income_per_share
+        if income is None:
+            return MISSING
+        if income <= very_low:
+            return True
+        if income > income_max:
+            return False
+        distance, km_year = row.buyer_home_work_distance_km, row.buyer_professional_km_per_year
+        if (distance is not None and distance > commute_min) or (km_year is not None and km_year > professional_min):
+            return True
+        return MISSING if distance is None or km_year is None else False
+
+    def has_range(row: Row) -> int:
+        city_range = row.vehicle_city_electric_range_km
+        if city_range is None:
+            if row.vehicle_energy not in PURE_THERMAL:
+                return MISSING
+            city_range = 0  # no « mode tout électrique »
+        return city_range > range_min
+
+    def meets_ceiling(row: Row, co2: int) -> int:
+        """rules.meets_co2_ceiling: decided when every combination of the unknown facts agrees."""
+        registered, first = row.vehicle_previously_registered, row.vehicle_first_registration_date
+        if registered is None and first is not None:
+            registered = True
+        recent = None if first is None else decisive(row) < add_months(first, recent_months)
+        standard, wheelchair = row.vehicle_new_registration_system, row.vehicle_wheelchair_accessible
+        if registered is not None and (recent is not None or not registered) \
+                and standard is not None and wheelchair is not None:
+            return co2 <= ceilings[(not registered or bool(recent), not standard or wheelchair)]
+        outcomes = {co2 <= ceilings[(not r or bool(rc), not n or w)]
+                    for r, rc, n, w in product(*((x,) if x is not None else (False, True)
+                                                 for x in (registered, recent, standard, wheelchair)))}
+        return outcomes.pop() if len(outcomes) == 1 else MISSING
+
+    def electric(row: Row, category: VehicleCategory, cost: int | None) -> list[Decided] | None:
+        """1° (cars) or 1° bis (vans)."""
+        ranged = has_range(row)
+        if ranged is MISSING:
+            return None
+        if not ranged:
+            return []
+        if cost is None:
+            return None
+        if category is VAN:
+            van_class = row.vehicle_van_class
+            if van_class is None:
+                return None
+            cap, paragraph = vans[van_class]
+            return [capped(van_rate, cost, cap, paragraph)]
+        if cost + row.vehicle_battery_rental_cost > c1_max:
+            return []
+        household = modest_or_long_distance(row)
+        if household is MISSING:
+            return None
+        return [capped(c1_rate, cost, c1_cap, cite["1° a)"]) if household else c1_other]
+
+    def crit_air_1(row: Row, critair: CritAir, cost: int | None, co2: int | None) -> list[Decided] | None:
+        """3° a) and b)."""
+        if critair is not CLASS_1:
+            return []
+        if cost is None:
+            return None
+        if cost > c3_max:
+            return []
+        if co2 is None:
+            return None
+        met = meets_ceiling(row, co2)
+        if met is MISSING:
+            return None
+        if not met:
+            return []
+        low = low_income(row)
+        if low is MISSING:
+            return None
+        if not low:
+            return []
+        found = [(s, COMPUTED, cost if c3_low > cost else c3_low, True, v, cite["3° a)"], None)]
+        household = modest_or_long_distance(row)
+        if household is MISSING:
+            return None
+        if household:
+            found.append(capped(c3_rate, cost, c3_cap, cite["3° b)"]))
+        return found
+
+    def plug_in(row: Row, critair: CritAir, cost: int | None, co2: int | None) -> list[Decided] | None:
+        """4° a) and b)."""
+        if critair is not ELECTRIC_CLASS and critair is not CLASS_1:
+            return []
+        if co2 is None:
+            return None
+        if not c4_min <= co2 <= c4_max:
+            return []
+        if cost is None:
+            return None
+        if cost > c4_price:
+            return []
+        household = modest_or_long_distance(row)
+        if household is MISSING:
+            return None
+        return [capped(c4_rate, cost, c4_cap, cite["4° a)"]) if household else c4_other]
+
+    def cars_and_vans(row: Row, category: VehicleCategory) -> Decided | None:
+        cost, co2 = row.vehicle_acquisition_cost, row.vehicle_co2_g_per_km
+        candidates = electric(row, category, cost)
+        if candidates is None:
+            return None
+        critair = row.vehicle_critair
+        if critair is None:
+            return None
+        for case in (crit_air_1, plug_in):
+            found = case(row, critair, cost, co2)
+            if found is None:
+                return None
+            candidates += found
+        if not candidates:
+            return none_van if category is VAN else none_car
+        return max(candidates, key=lambda o: o[2])  # the first of the highest, as Ctx.best
+
+    def two_three_wheeler(row: Row) -> Decided | None:
+        registered, lead = row.vehicle_previously_registered, row.vehicle_uses_lead_battery
+        if registered is None:
+            return None
+        if registered:
+            return no_l
+        if lead is None:
+            return None
+        if lead:
+            return no_l
+        power, basis = row.vehicle_net_max_power_kw, row.vehicle_power_basis
+        if power is None or basis is None:
+            return None
+        if power < (kw_regulation if basis is REGULATION else kw_directive):
+            return no_l
+        low = low_income(row)
+        if low is MISSING:
+            return None
+        if not low:
+            return l_other
+        cost, bonus = row.vehicle_acquisition_cost, row.bonus_ecologique_amount
+        if cost is None or bonus is None:
+            return None
+        limit = cost - bonus if cost > bonus else 0  # « dans la limite du coût … bonus écologique déduit »
+        return s, COMPUTED, (limit if l_low > limit else l_low), True, v, cite["2° a)"], None
+
+    def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
+        category = row.vehicle_category
+        if category is None:
+            return None
+        if not row.scrapped_vehicle:
+            return no_scrapped
+        if category is CAR or category is VAN:
+            return cars_and_vans(row, category)
+        if category is L_VEHICLE:
+            return two_three_wheeler(row)
+        if category is BICYCLE:
+            cost = row.vehicle_acquisition_cost
+            return None if cost is None else capped(ebike_rate, cost, ebike_cap, cite["4° bis"])
+        return no_scrapped  # « premier alinéa »: none of the cases covers the category
+
+    return kernel

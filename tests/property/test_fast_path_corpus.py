@@ -1,0 +1,54 @@
+"""Fast path == explained path on every case of the regression corpus (tests/regression/*.yaml).
+
+The corpus sits on the texts' boundaries by construction (each threshold at, below and above; the days
+around every start, end and deadline), computed by hand; whatever its expected values, the fast path
+must give exactly what the explained path gives on each of its requests, and decide most of them with
+its kernels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from api.cases import load_cases
+from api.loader import load_catalogue
+from api.service import to_purchase
+from legislation import InvalidDates
+from legislation.fast import Engine, Row, explained_outcome
+
+CATALOGUE = load_catalogue()
+CASES = load_cases([Path(__file__).resolve().parent.parent / "regression"])
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(CATALOGUE)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_fast_path_equals_explained_path_on_the_corpus(engine: Engine, case: object) -> None:
+    purchase = to_purchase(case.request)  # type: ignore[attr-defined]
+    row = Row.from_purchase(purchase)
+    try:
+        fast = engine.outcomes(row)
+    except InvalidDates as exc:
+        with pytest.raises(InvalidDates) as explained:
+            for scheme in purchase.schemes:
+                explained_outcome(CATALOGUE, row, scheme)
+        assert str(exc) == str(explained.value)
+        return
+    assert fast == [explained_outcome(CATALOGUE, row, s) for s in purchase.schemes]
+
+
+def test_kernels_decide_most_of_the_corpus() -> None:
+    engine = Engine(CATALOGUE)
+    results = 0
+    for case in CASES:
+        purchase = to_purchase(case.request)
+        try:
+            results += len(engine.outcomes(Row.from_purchase(purchase)))
+        except InvalidDates:
+            continue
+    assert engine.fallbacks < 0.2 * results, (engine.fallbacks, results)
