@@ -179,3 +179,35 @@ def test_plug_in_hybrid_ceiling_leaves_out_a_leased_battery(catalogue: Catalogue
               buyer=NATURAL)
     assert (a.amount, a.paragraph.endswith("7°")) == (Decimal("2000.00"), True)
     assert any(r.id == "2020-7-ceiling-without-battery" for r in a.readings)
+
+
+def _with_order(catalogue: Catalogue, order: str, invoice: str, **vehicle):  # type: ignore[no-untyped-def]
+    p = purchase(invoice, order=order, category=CAR, energy=Energy.ELECTRIC, co2_g_per_km=0,
+                 acquisition_cost="40000", buyer=LEGAL, **vehicle)
+    return calculate(catalogue, p, Scheme.BONUS)
+
+
+def test_decree_2019_1526_art2_open_for_a_2019_order_invoiced_by_23_september_2020(catalogue: Catalogue) -> None:
+    # Décret 2019-1526 art. 2 (wording in force from 2020-06-01): a new vehicle ordered before 2020-01-01 and
+    # invoiced « au plus tard le 23 septembre 2020 » keeps the 2019 D. 251-7 if more favourable. That version is
+    # not on file: the amount shown is this version's (27 % × 40 000 = 10 800 > 5 000 legal-person cap → 5 000),
+    # a lower bound, and the answer says so.
+    r = _with_order(catalogue, "2019-12-31", "2020-09-23", previously_registered=False)
+    assert [c.open for c in r.resolution.clauses] == [True]
+    assert r.status == "kept_version_not_on_file"
+    assert r.award is not None and r.award.amount == Decimal("5000.00")
+    assert any("decret-2019-1526-art2" in w and "lower bound" in w for w in r.warnings)
+
+
+@pytest.mark.parametrize(
+    ("order", "invoice", "registered"),
+    [
+        ("2020-01-01", "2020-07-15", False),  # ordered on the decree's entry into force: not « avant cette date »
+        ("2019-12-31", "2020-09-24", False),  # invoiced after 23 September 2020
+        ("2019-12-31", "2020-07-15", True),  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
+    ],
+)
+def test_decree_2019_1526_art2_closed(catalogue: Catalogue, order: str, invoice: str, registered: bool) -> None:
+    r = _with_order(catalogue, order, invoice, previously_registered=registered)
+    assert [c.open for c in r.resolution.clauses] == [False]
+    assert r.status == "computed" and r.award is not None and r.award.amount == Decimal("5000.00")
