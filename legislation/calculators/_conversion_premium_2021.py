@@ -51,6 +51,7 @@ READING_NO_ELECTRIC_MODE = (
 )
 
 D251_3 = "C. énergie, art. D. 251-3 (2021 wording not on file)"
+D251_1 = "C. énergie, art. D. 251-1 (2021 wording not on file)"
 ASSUME_D251_3 = (
     "The beneficiary and the scrapped vehicle meet the conditions of D. 251-3 (a person or administration"
     " eligible to the prime; « retrait de la circulation, à des fins de destruction » of a vehicle of the"
@@ -64,6 +65,11 @@ ASSUME_D251_1_5 = (
 ASSUME_D251_1_6 = (
     "The vehicle corresponds to the 6° of D. 251-1 (the bonus condition on two- and three-wheelers and "
     "quadricycles: electricity as energy): that article is not on file for 2021; the request asserts it."
+)
+READING_L_ELECTRIC_ONLY = (
+    "2° covers the vehicles « correspondant au 6° du D. 251-1 »: two- and three-wheelers and quadricycles "
+    "using electricity (EL) as their energy (D. 251-1, 6°, 2017 wording; the 2021 wording is not on file). "
+    "A vehicle whose energy the request gives as other than electric does not correspond to it."
 )
 ASSUME_EBIKE = (
     "The pedal-assisted cycle (R. 311-1 code de la route) meets the conditions D. 251-3 sets for it (e.g."

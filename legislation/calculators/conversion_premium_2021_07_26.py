@@ -17,7 +17,7 @@ from decimal import Decimal
 from legislation.award import Award
 from legislation.calculators import _conversion_premium_2021 as rules
 from legislation.calculators.kit import Candidate, Ctx
-from legislation.enums import CritAir, PowerBasis, VanClass, VehicleCategory
+from legislation.enums import CritAir, Energy, PowerBasis, VanClass, VehicleCategory
 from legislation.money import ZERO
 
 # fmt: off
@@ -240,18 +240,25 @@ def _plug_in(ctx: Ctx, misses: list[str]) -> list[Candidate]:
 
 def _two_three_wheeler(ctx: Ctx) -> Award:
     """2°: new L vehicles of the 6° of D. 251-1, no lead battery, net power ≥ 2 kW (≥ 3 kW under 2002/24)."""
+    energy = ctx.vehicle.energy
+    if energy is not None and energy is not Energy.ELECTRIC:
+        ctx.read("l-vehicle-electric-only", rules.READING_L_ELECTRIC_ONLY)
+        ctx.step_at(f"{rules.D251_1}, 6°", f"energy {energy.value}: the 6° requires electricity")
+        return ctx.refuse(
+            "2°",
+            f"a {energy.value} two- or three-wheeler or quadricycle does not correspond "
+            "to the 6° of D. 251-1 (electric)",
+        )
     ctx.assume(rules.ASSUME_D251_1_6)
     if ctx.need(ctx.vehicle.previously_registered, "vehicle.previously_registered", "2°"):
         return ctx.refuse("2°", "the vehicle has already been registered: 2° requires a first registration")
     if ctx.need(ctx.vehicle.uses_lead_battery, "vehicle.uses_lead_battery", "2°"):
         return ctx.refuse("2°", "the vehicle uses a lead battery")
     power = ctx.need(ctx.vehicle.net_max_power_kw, "vehicle.net_max_power_kw", "2°")
-    basis = ctx.need(ctx.vehicle.power_basis, "vehicle.power_basis", "2°")
-    regulation = basis is PowerBasis.REGULATION_EU_168_2013
-    threshold = ctx.p("l_min_kw_regulation") if regulation else ctx.p("l_min_kw_directive")
+    threshold, measured = _power_threshold(ctx, power)
     if power < threshold:
-        return ctx.refuse("2°", f"net maximum power {power} kW < {threshold} kW ({basis.value})")
-    ctx.step("2°", f"new, no lead battery, net maximum power {power} kW ≥ {threshold} kW ({basis.value})")
+        return ctx.refuse("2°", f"net maximum power {power} kW < {threshold} kW ({measured})")
+    ctx.step("2°", f"new, no lead battery, net maximum power {power} kW ≥ {threshold} kW ({measured})")
     if rules.is_low_income(ctx, "2° a)"):
         return _two_three_wheeler_low_income(ctx)
     ctx.read("other-cases-residual", rules.READING_OTHER_CASES)
@@ -259,6 +266,19 @@ def _two_three_wheeler(ctx: Ctx) -> Award:
         "2° b)", "the buyer does not meet the conditions of 2° a): « autres cas »", ctx.p("l_other_amount")
     )
     return ctx.award(ctx.p("l_other_amount"), "2° b)", "2° b): 100 € in the other cases")
+
+
+def _power_threshold(ctx: Ctx, power: Decimal) -> tuple[Decimal, str]:
+    """« 2 kilowatts en application du règlement (UE) 168/2013 ou … 3 kilowatts en application de la
+    directive 2002/24/CE »: the instrument is asked only when the power lies between the two."""
+    low, high = ctx.p("l_min_kw_regulation"), ctx.p("l_min_kw_directive")
+    if power >= high:
+        return high, "≥ both thresholds: the instrument of measure does not matter"
+    if power < low:
+        return low, "< both thresholds: the instrument of measure does not matter"
+    basis = ctx.need(ctx.vehicle.power_basis, "vehicle.power_basis", "2°")
+    regulation = basis is PowerBasis.REGULATION_EU_168_2013
+    return (low if regulation else high), basis.value
 
 
 def _two_three_wheeler_low_income(ctx: Ctx) -> Award:

@@ -659,3 +659,38 @@ def test_clause_deadline_is_the_explicit_31_december(
     (clause,) = version.transitional
     p = purchase(decisive.isoformat(), order="2021-06-30", scheme=PAC, **NEW)
     assert check_clause(clause, version, p, decisive).open is open_
+
+
+# -- facts asked only when they can change the answer (review before the external audit) ---------
+
+
+@pytest.mark.parametrize(
+    ("power", "expected", "paragraph"),
+    [
+        ("4", "100.00", "2° b)"),  # 4 kW ≥ 2 kW (règlement) and ≥ 3 kW (directive): legal person → b) 100 €
+        ("3", "100.00", "2° b)"),  # 3 kW: « supérieure ou égale » to both thresholds
+        ("1.5", "0.00", "2°"),  # 1.5 kW < 2 kW and < 3 kW: not in 2° whatever the instrument
+    ],
+)
+def test_two_three_wheeler_power_basis_not_asked_when_both_thresholds_agree(
+    catalogue: Catalogue, power: str, expected: str, paragraph: str
+) -> None:
+    vehicle = {**L_VEHICLE, "net_max_power_kw": power, "power_basis": None}
+    a = award(catalogue, **vehicle, acquisition_cost="3000", buyer=LEGAL)
+    assert a.missing_facts == ()
+    check(a, expected, paragraph)
+
+
+def test_two_three_wheeler_power_basis_asked_between_the_thresholds(catalogue: Catalogue) -> None:
+    # 2.5 kW: ≥ 2 kW under règlement (UE) 168/2013, < 3 kW under directive 2002/24/CE
+    vehicle = {**L_VEHICLE, "net_max_power_kw": "2.5", "power_basis": None}
+    a = award(catalogue, **vehicle, acquisition_cost="3000", buyer=LEGAL)
+    assert a.eligible is None and a.missing_facts == ("vehicle.power_basis",)
+
+
+def test_non_electric_two_wheeler_does_not_correspond_to_the_6th(catalogue: Catalogue) -> None:
+    # 2° covers the vehicles « correspondant au 6° du D. 251-1 » (electric L vehicles): a petrol scooter gets
+    # nothing (it used to get the 100 € of 2° b) under an assumption its own energy contradicted).
+    a = award(catalogue, **{**L_VEHICLE, "energy": Energy.PETROL}, acquisition_cost="3000", buyer=LEGAL)
+    check(a, "0.00", "2°")
+    assert "l-vehicle-electric-only" in readings(a)
