@@ -66,6 +66,11 @@ ASSUME_D251_1_6 = (
     "The vehicle corresponds to the 6° of D. 251-1 (the bonus condition on two- and three-wheelers and "
     "quadricycles: electricity as energy): that article is not on file for 2021; the request asserts it."
 )
+ASSUME_CRITAIR_ELECTRIC = (
+    "The vehicle, electric or hydrogen-powered, is classed « électrique » (not « 1 ») under the arrêté of "
+    "article R. 318-2 of the code de la route (vehicle.critair not given; that arrêté is not on file): 3° is "
+    "not open to it, and 4° only through its CO2 band."
+)
 READING_L_ELECTRIC_ONLY = (
     "2° covers the vehicles « correspondant au 6° du D. 251-1 »: two- and three-wheelers and quadricycles "
     "using electricity (EL) as their energy (D. 251-1, 6°, 2017 wording; the 2021 wording is not on file). "

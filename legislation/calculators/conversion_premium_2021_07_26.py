@@ -12,12 +12,14 @@ scrapped) and D. 251-1 are not on file for 2021: their conditions are listed as 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
 from legislation.award import Award
 from legislation.calculators import _conversion_premium_2021 as rules
 from legislation.calculators.kit import Candidate, Ctx
 from legislation.enums import CritAir, Energy, PowerBasis, VanClass, VehicleCategory
+from legislation.errors import MissingFact
 from legislation.money import ZERO
 
 # fmt: off
@@ -53,6 +55,9 @@ AMOUNT_PARAMETERS = (
     "c4_other_amount",
     "ebike_cap",
 )
+
+# Vehicles the arrêté of R. 318-2 classes « électrique » (4° names that class beside « 1 »).
+ZERO_EMISSION = (Energy.ELECTRIC, Energy.HYDROGEN)
 
 VAN_CLASSES = {
     VanClass.I: ("1° bis a)", "van_cap_class_i"),
@@ -121,11 +126,15 @@ def _has_range(ctx: Ctx, paragraph: str, misses: list[str]) -> bool:
 
 def _electric_car(ctx: Ctx, misses: list[str]) -> list[Candidate]:
     """1°: cars other than vans, of the 5° of D. 251-1, ≤ 60 000 € with the battery, range > 50 km."""
-    if not _has_range(ctx, "1°", misses):
-        return []
     cost, limit = ctx.cost_with_battery("1°"), ctx.p("c1_price_max")
-    if cost > limit:
-        misses.append(f"1°: cost incl. battery {cost} € > {limit} €")
+
+    def price() -> bool:
+        if cost > limit:
+            misses.append(f"1°: cost incl. battery {cost} € > {limit} €")
+            return False
+        return True
+
+    if not _all_met(price, lambda: _has_range(ctx, "1°", misses)):
         return []
     ctx.assume(rules.ASSUME_D251_1_5)
     ctx.step("1°", f"car of the 5° of D. 251-1, cost incl. battery {cost} € ≤ {limit} €")
@@ -171,26 +180,46 @@ def _co2(ctx: Ctx, paragraph: str) -> int:
     return co2
 
 
+def _critair(ctx: Ctx, paragraph: str) -> CritAir:
+    """The class under the arrêté of R. 318-2; not given for an electric or hydrogen car: « électrique »."""
+    critair = ctx.vehicle.critair
+    if critair is None and ctx.vehicle.energy in ZERO_EMISSION:
+        ctx.assume(rules.ASSUME_CRITAIR_ELECTRIC)
+        return CritAir.ELECTRIC
+    return ctx.need(critair, "vehicle.critair", paragraph)
+
+
 def _crit_air_1(ctx: Ctx, misses: list[str]) -> list[Candidate]:
     """3°: cars and vans classed « 1 », ≤ 50 000 €, under the 132/137 g (104/109 g) ceilings."""
-    critair = ctx.need(ctx.vehicle.critair, "vehicle.critair", "3°")
-    if critair is not CritAir.CLASS_1:
-        misses.append(f"3°: classed « {critair.value} », not « 1 »")
-        return []
-    cost, limit = (
-        ctx.need(ctx.vehicle.acquisition_cost, "vehicle.acquisition_cost", "3°"),
-        ctx.p("c3_price_max"),
-    )
-    if cost > limit:
-        misses.append(f"3°: cost {cost} € > {limit} €")
-        return []
-    if not rules.meets_co2_ceiling(ctx, _co2(ctx, "3°")):
-        misses.append("3°: CO2 above the ceiling for this vehicle")
-        return []
-    if not rules.is_low_income(ctx, "3° a)"):
-        misses.append(
-            "3°: a) and b) both require a natural person with a reference income per share ≤ 13 489 €"
-        )
+    cost = ctx.need(ctx.vehicle.acquisition_cost, "vehicle.acquisition_cost", "3°")
+
+    def price() -> bool:
+        if cost > (limit := ctx.p("c3_price_max")):
+            misses.append(f"3°: cost {cost} € > {limit} €")
+            return False
+        return True
+
+    def household() -> bool:
+        if not rules.is_low_income(ctx, "3° a)"):
+            misses.append(
+                "3°: a) and b) both require a natural person with a reference income per share ≤ 13 489 €"
+            )
+            return False
+        return True
+
+    def classed_1() -> bool:
+        if (critair := _critair(ctx, "3°")) is not CritAir.CLASS_1:
+            misses.append(f"3°: classed « {critair.value} », not « 1 »")
+            return False
+        return True
+
+    def co2_ceiling() -> bool:
+        if not rules.meets_co2_ceiling(ctx, _co2(ctx, "3°")):
+            misses.append("3°: CO2 above the ceiling for this vehicle")
+            return False
+        return True
+
+    if not _all_met(price, classed_1, household, co2_ceiling):
         return []
     amount = ctx.cap("3° a)", ctx.p("c3_low_income_amount"), cost, "limit: the acquisition cost TTC")
     found = [Candidate(amount=amount, paragraph="3° a)", reason="3° a): 1 500 € within the acquisition cost")]
@@ -202,12 +231,25 @@ def _crit_air_1(ctx: Ctx, misses: list[str]) -> list[Candidate]:
     return found
 
 
+def _all_met(*conditions: Callable[[], bool]) -> bool:
+    """Whether every condition of a paragraph is met; a fact missing for one is asked only if no other fails.
+
+    A purchase that another condition already excludes is not asked for the facts of the first ones (an
+    electric van is not asked its buyer's income to be kept out of the 3°)."""
+    pending: MissingFact | None = None
+    for condition in conditions:
+        try:
+            if not condition():
+                return False
+        except MissingFact as missing:
+            pending = pending or missing
+    if pending is not None:
+        raise pending
+    return True
+
+
 def _plug_in(ctx: Ctx, misses: list[str]) -> list[Candidate]:
     """4°: cars and vans of 21–50 g/km classed « électrique » or « 1 », ≤ 50 000 €."""
-    critair = ctx.need(ctx.vehicle.critair, "vehicle.critair", "4°")
-    if critair not in (CritAir.ELECTRIC, CritAir.CLASS_1):
-        misses.append(f"4°: classed « {critair.value} », neither « électrique » nor « 1 »")
-        return []
     co2, low, high = _co2(ctx, "4°"), ctx.p("c4_co2_min"), ctx.p("c4_co2_max")
     if not low <= co2 <= high:
         misses.append(f"4°: CO2 {co2} g/km is not between {low} and {high} g/km")
@@ -218,6 +260,10 @@ def _plug_in(ctx: Ctx, misses: list[str]) -> list[Candidate]:
     )
     if cost > limit:
         misses.append(f"4°: cost {cost} € > {limit} €")
+        return []
+    critair = _critair(ctx, "4°")
+    if critair not in (CritAir.ELECTRIC, CritAir.CLASS_1):
+        misses.append(f"4°: classed « {critair.value} », neither « électrique » nor « 1 »")
         return []
     ctx.step(
         "4°", f"CO2 {co2} g/km in [{low}, {high}], classed « {critair.value} », cost {cost} € ≤ {limit} €"

@@ -694,3 +694,60 @@ def test_non_electric_two_wheeler_does_not_correspond_to_the_6th(catalogue: Cata
     a = award(catalogue, **{**L_VEHICLE, "energy": Energy.PETROL}, acquisition_cost="3000", buyer=LEGAL)
     check(a, "0.00", "2°")
     assert "l-vehicle-electric-only" in readings(a)
+
+
+@pytest.mark.parametrize(
+    ("buyer", "expected", "paragraph"),
+    [
+        (VERY_LOW, "5000.00", "1° a)"),  # 80 % × 32 000 = 25 600 > 5 000 cap
+        (ABOVE, "2500.00", "1° b)"),  # autres cas
+    ],
+)
+def test_electric_car_without_crit_air_is_classed_electrique(
+    catalogue: Catalogue, buyer: dict[str, Any], expected: str, paragraph: str
+) -> None:
+    # An electric car is classed « électrique », never « 1 » (assumption naming the arrêté of R. 318-2): 3° is
+    # closed to it and 4° is closed by its CO2 (0 g/km, not 21–50), so vehicle.critair is not asked.
+    vehicle = {**EV_CAR, "critair": None}
+    a = award(catalogue, **vehicle, acquisition_cost="32000", buyer=buyer)
+    assert a.missing_facts == ()
+    check(a, expected, paragraph)
+    assert any("classed « électrique »" in text for text in a.assumptions)
+
+
+def test_thermal_car_above_every_ceiling_needs_no_crit_air(catalogue: Catalogue) -> None:
+    # 150 g/km > 137 g/km, the highest ceiling of 3°; not 21–50 g/km (4°); no electric range (1°): nothing,
+    # whatever its class, so vehicle.critair is not asked.
+    a = award(
+        catalogue,
+        category=CAR,
+        energy=Energy.PETROL,
+        co2_g_per_km=150,
+        acquisition_cost="20000",
+        buyer=VERY_LOW,
+    )
+    assert a.missing_facts == ()
+    check(a, "0.00", "1°, 3° et 4°")
+
+
+def test_crit_air_1_car_of_a_legal_person_needs_no_ceiling_fact(catalogue: Catalogue) -> None:
+    # 3° needs « une personne physique » (a) and b)): a legal person is excluded before the 5° facts
+    # (new registration system, wheelchair access) that would decide a 120 g/km ceiling.
+    a = award(catalogue, **PETROL_CAR, co2_g_per_km=120, acquisition_cost="20000", buyer=LEGAL)
+    assert a.missing_facts == ()
+    check(a, "0.00", "1°, 3° et 4°")
+
+
+def test_plug_in_hybrid_above_every_price_ceiling_needs_no_range(catalogue: Catalogue) -> None:
+    # 70 000 € > 60 000 € (1°, battery included) and > 50 000 € (3°, 4°): nothing, whatever its range.
+    a = award(
+        catalogue,
+        category=CAR,
+        energy=Energy.PETROL_ELECTRIC_HYBRID,
+        co2_g_per_km=35,
+        critair=CritAir.CLASS_1,
+        acquisition_cost="70000",
+        buyer=VERY_LOW,
+    )
+    assert a.missing_facts == ()
+    check(a, "0.00", "1°, 3° et 4°")
