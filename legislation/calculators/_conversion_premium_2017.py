@@ -79,14 +79,18 @@ def calculate(ctx: Ctx, why_cases_alternate: str) -> Award:
 
 
 def _new_vehicle_case(ctx: Ctx, co2: int) -> Candidate | str:
+    # The CO2 bands first: above 60 g/km the 1° is closed whether or not the vehicle is new, so its
+    # registration is not asked.
+    if co2 > ctx.p("new_co2_max_b"):
+        return _no(ctx, "1°", f"1°: CO2 {co2} g/km > 60 g/km")
     registered = ctx.need(ctx.vehicle.previously_registered, "vehicle.previously_registered", "1°")
     if registered:
         return _no(ctx, "1°", "1°: the vehicle was registered before, in France or abroad")
     if co2 <= ctx.p("new_co2_max_a"):
         return _yes(ctx, "1° a)", "new_amount_a", f"new vehicle, CO2 {co2} g/km ≤ 20 g/km")
-    if ctx.p("new_co2_min_b") <= co2 <= ctx.p("new_co2_max_b"):
+    if ctx.p("new_co2_min_b") <= co2:  # « compris entre 21 et 60 »; the 60 g/km bound is tested above
         return _yes(ctx, "1° b)", "new_amount_b", f"new vehicle, CO2 {co2} g/km between 21 and 60 g/km")
-    return _no(ctx, "1°", f"1°: new vehicle but CO2 {co2} g/km > 60 g/km")
+    return _no(ctx, "1°", f"1°: CO2 {co2} g/km between 20 and 21 g/km")  # pragma: no cover - whole grams
 
 
 def _household_case(
@@ -95,6 +99,8 @@ def _household_case(
     """The 2°; None when a fact is missing that ``required`` says cannot change the result."""
     if category is not VehicleCategory.PASSENGER_CAR:
         return _no(ctx, "2°", f"2°: only « voitures particulières », not a {category.value}")
+    if co2 > ctx.p("household_co2_max"):  # closed whoever the buyer: the buyer's facts are not asked
+        return _no(ctx, "2°", f"2°: CO2 {co2} g/km > 110 g/km")
     kind = _fact(ctx, ctx.buyer.person_kind, "buyer.person_kind", required)
     if kind is None:
         return None
@@ -108,8 +114,8 @@ def _household_case(
                               "not nil")
     if co2 <= ctx.p("household_co2_max_a"):
         return _household_yes(ctx, "2° a)", "household_amount_a", f"CO2 {co2} g/km ≤ 20 g/km")
-    if not ctx.p("household_co2_min") <= co2 <= ctx.p("household_co2_max"):
-        return _no(ctx, "2°", f"2°: CO2 {co2} g/km > 110 g/km")
+    if co2 < ctx.p("household_co2_min"):  # pragma: no cover - whole grams: 20 < CO2 < 21 cannot occur
+        return _no(ctx, "2°", f"2°: CO2 {co2} g/km between 20 and 21 g/km")
     euro = _fact(ctx, ctx.vehicle.euro_standard, "vehicle.euro_standard", required)
     if euro is None:
         return None

@@ -262,3 +262,21 @@ def test_resolver_at_the_boundaries(catalogue: Catalogue, decisive: str, version
         assert result.status == "no_version_on_file"
     else:
         assert result.award is not None and result.award.amount == Decimal("4000.00")  # 1° a)
+
+
+# -- facts asked only when they can change the answer (review before the external audit) ---------------------
+
+
+def test_registration_not_asked_above_60_g(catalogue: Catalogue) -> None:
+    # 105 g/km > 60 g/km: 1° is closed whether the car is new or not; 2° a): 21–110 g/km and Euro 6, natural
+    # person whose income tax is nil → 1 000 €, without asking vehicle.previously_registered.
+    a = award(catalogue, category=CAR, co2_g_per_km=105, euro_standard=EuroStandard.EURO_6, buyer=NIL_TAX)
+    assert a.missing_facts == ()
+    assert (a.amount, a.paragraph.endswith("2° a)")) == (Decimal("1000.00"), True)
+
+
+def test_buyer_not_asked_above_110_g(catalogue: Catalogue) -> None:
+    # 130 g/km: above 60 g/km (1°) and above 110 g/km (2°): nothing, whoever the buyer — no buyer fact asked.
+    a = award(catalogue, category=CAR, co2_g_per_km=130)
+    assert a.missing_facts == ()
+    assert (a.amount, a.eligible) == (Decimal("0.00"), False)
