@@ -159,15 +159,19 @@ def _amount(ctx: Ctx) -> Award:
         return ctx.refuse("II", f"CO2 {co2} g/km > 110 g/km: no case of II")
     new = _is_new(ctx)
     candidates = [c for c in (_new_car_case(ctx, co2),) if c is not None] if new else []
-    if co2 >= ctx.p("household_co2_min"):
-        here = "II, 3°" if new else "II, 4°"
-        euro = ctx.need(ctx.vehicle.euro_standard, "vehicle.euro_standard", here)
-        if euro is not EuroStandard.EURO_6:
-            return ctx.refuse(here, f"CO2 {co2} g/km in 61–110 g/km but {euro.value}: 3° and 4° need Euro 6")
-        ctx.step(here, f"CO2 {co2} g/km in 61–110 g/km and Euro 6")
+    # The household is tested before the Euro standard: 3° and 4° both need « une personne physique dont la
+    # cotisation … est nulle », so for anyone else the car's Euro standard cannot change the answer.
     if _is_household(ctx, required=not candidates):
-        if new and co2 >= ctx.p("household_co2_min"):
-            candidates.append(_household_case(ctx))
+        if co2 >= ctx.p("household_co2_min"):
+            here = "II, 3°" if new else "II, 4°"
+            euro = ctx.need(ctx.vehicle.euro_standard, "vehicle.euro_standard", here)
+            if euro is not EuroStandard.EURO_6:
+                return ctx.refuse(
+                    here, f"CO2 {co2} g/km in 61–110 g/km but {euro.value}: 3° and 4° need Euro 6"
+                )
+            ctx.step(here, f"CO2 {co2} g/km in 61–110 g/km and Euro 6")
+            if new:
+                candidates.append(_household_case(ctx))
         candidates.append(_any_car_case(ctx, co2))
     if not candidates:
         return ctx.refuse("II", _no_case(co2, new))

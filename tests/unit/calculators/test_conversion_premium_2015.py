@@ -315,6 +315,20 @@ def test_household_facts_are_not_needed_for_a_new_ev(catalogue: Catalogue) -> No
     assert a.amount == Decimal("3700.00") and a.missing_facts == ()
 
 
+@pytest.mark.parametrize(
+    "buyer",
+    [{"person_kind": PersonKind.LEGAL_PERSON}, {"person_kind": NATURAL, "income_tax_nil": False}],
+)
+def test_euro_standard_not_asked_when_the_buyer_closes_3_and_4(
+    catalogue: Catalogue, buyer: dict[str, Any]
+) -> None:
+    # A new car of 95 g/km: 1° and 2° stop at 60 g/km; 3° and 4° need « une personne physique dont la
+    # cotisation d'impôt sur le revenu … est nulle ». A company or a taxable household gets nothing whatever
+    # the car's Euro standard, so vehicle.euro_standard is not asked.
+    a = amended(catalogue, co2_g_per_km=95, previously_registered=False, buyer=buyer)
+    assert a.missing_facts == () and (a.amount, a.eligible) == (Decimal("0.00"), False)
+
+
 # -- I: the car acquired and the scrapped car ----------------------------------------------------------------
 
 
