@@ -53,7 +53,7 @@ def _cars_and_vans(ctx: Ctx, category: VehicleCategory) -> Award:
         return _zero_emission(ctx, category)
     if ctx.p("phev_co2_min") <= co2 <= ctx.p("phev_co2_max"):
         return _plug_in_hybrid(ctx)
-    return ctx.refuse("1°", f"CO2 {co2} g/km: above 20 g/km and outside 21–50 g/km, no paragraph applies")
+    return ctx.refuse("1°, 7°", f"CO2 {co2} g/km: above 20 g/km (1° to 3°) and outside 21–50 g/km (7°)")
 
 
 def _zero_emission(ctx: Ctx, category: VehicleCategory) -> Award:

@@ -36,6 +36,9 @@ ART1 = "décret n° 2014-1672, art. 1"
 # « un véhicule utilisant le gazole comme carburant principal »: a diesel-electric hybrid burns only gazole.
 DIESEL_FUELLED = (Energy.DIESEL, Energy.DIESEL_ELECTRIC_HYBRID)
 
+# II 3° and 4° both require « une personne physique dont la cotisation d'impôt sur le revenu … est nulle ».
+HOUSEHOLD_CASES = "II, 3° et 4°"
+
 WHY_ONE_CASE = (
     "II 1° to 4° each fix « le montant de l'aide complémentaire » and IV allows one aid per acquisition. "
     "A purchase can meet several (a new car of ≤ 60 g/km bought by a household whose income tax is nil "
@@ -243,18 +246,19 @@ def _is_household(ctx: Ctx, *, required: bool) -> bool:
     """« une personne physique dont la cotisation d'impôt sur le revenu de l'année précédant … est nulle »."""
     kind = ctx.buyer.person_kind
     if required:
-        kind = ctx.need(kind, "buyer.person_kind", "II, 4°")
+        kind = ctx.need(kind, "buyer.person_kind", HOUSEHOLD_CASES)
     if kind is not PersonKind.NATURAL_PERSON:
         if kind is not None:
-            ctx.step("II, 4°", f"the buyer is a {kind.value}: 3° and 4° need a natural person")
+            ctx.step(HOUSEHOLD_CASES, f"the buyer is a {kind.value}: 3° and 4° need a natural person")
         return False
     nil = ctx.buyer.income_tax_nil
     if required:
-        nil = ctx.need(nil, "buyer.income_tax_nil", "II, 4°")
+        nil = ctx.need(nil, "buyer.income_tax_nil", HOUSEHOLD_CASES)
     if nil is None:
         return False
     ctx.step(
-        "II, 4°", f"natural person whose income tax of the previous year is {'nil' if nil else 'not nil'}"
+        HOUSEHOLD_CASES,
+        f"natural person whose income tax of the previous year is {'nil' if nil else 'not nil'}",
     )
     return nil
 
