@@ -1,17 +1,23 @@
-"""The catalogue in the database: load a ``versions/`` tree (atomic, idempotent), read it back as a Catalogue.
+"""The catalogue in the database: load a ``versions/`` tree (atomic, idempotent, serialized), record a
+correction, read the catalogue back as it is known now or as it was known at any past instant.
 
 Loading runs the strict file loader first, so a rejected tree never touches the database; then, in the
-caller's transaction, it compares each version's content hash with the current revision: equal →
-unchanged; different → the current revision is superseded (knowledge time closed) and a new one is
-recorded; absent from the tree → superseded with no successor. A tree equal to the catalogue writes
-nothing at all.
+caller's transaction and under the write lock (:func:`api.db.write_lock`: one writer at a time, the next one
+sees what the previous one committed), it compares each version's content hash with the current revision:
+equal → unchanged; different → the current revision is superseded (knowledge time closed) and a new one is
+recorded; absent from the tree → superseded with no successor. A tree equal to the catalogue writes nothing
+at all. Every write is a new ``catalogue_load`` row; the catalogue known at an instant is the one the last
+load recorded at or before it left (its tree hash checks the rebuild).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import tempfile
 import threading
+import tomllib
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,14 +25,16 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from api import codec
-from api.db import create_tables
-from api.loader import DEFAULT_VERSIONS_DIR, check_catalogue, load_catalogue
+from api.db import create_tables, write_lock
+from api.loader import DEFAULT_VERSIONS_DIR, check_catalogue, load_catalogue, load_version
 from api.tables import ClauseRow, GapRow, LoadRow, ParameterRow, SourceRow, TextRow, VersionRow
 from legislation import Catalogue, Source, Version
+from legislation.errors import CatalogueError
 from legislation.timeline import Gap
 
 Change = Literal["added", "superseded", "removed", "unchanged"]
@@ -38,6 +46,21 @@ class CatalogueNotLoaded(Exception):
 
 class StoreIntegrityError(Exception):
     """A row does not rebuild into the version it was recorded as (its content hash differs)."""
+
+
+class NothingKnownThen(Exception):
+    """A knowledge instant before the first load: the catalogue held nothing then."""
+
+    def __init__(self, known_at: datetime, first_recorded_at: datetime) -> None:
+        super().__init__(
+            f"the catalogue held nothing at {known_at.isoformat()}: "
+            f"its first load was recorded at {first_recorded_at.isoformat()}"
+        )
+        self.known_at = known_at
+        self.first_recorded_at = first_recorded_at
+
+
+VERSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,7 +90,8 @@ class LoadReport:
     def count(self, change: Change) -> int:
         return sum(1 for v in self.versions if v.change == change)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, unchanged: bool = True) -> dict[str, Any]:
+        """The report; ``versions`` lists every version with its old and new hash (``unchanged`` ones too)."""
         return {
             "origin": self.origin,
             "changed": self.changed,
@@ -84,7 +108,7 @@ class LoadReport:
                     "new_hash": v.new_hash,
                 }
                 for v in self.versions
-                if v.change != "unchanged"
+                if unchanged or v.change != "unchanged"
             ],
         }
 
@@ -93,11 +117,30 @@ class LoadReport:
 
 
 def load_tree(session: Session, root: Path | None = None, *, now: datetime | None = None) -> LoadReport:
-    """Record ``root`` (default: ``versions/``) in the session's transaction, uncommitted."""
+    """Record ``root`` (default: ``versions/``) in the session's transaction, uncommitted, under the lock."""
     root = root or DEFAULT_VERSIONS_DIR
     catalogue = load_catalogue(root)  # strict: raises CatalogueError before anything is written
-    versions = sorted(catalogue.versions.values(), key=lambda v: v.id)
-    gaps = {gap_hash(g): g for g in catalogue_gaps(catalogue)}
+    write_lock(session.connection())  # held until the caller's commit or rollback
+    return record_catalogue(
+        session, list(catalogue.versions.values()), catalogue_gaps(catalogue), origin=str(root), now=now
+    )
+
+
+def record_catalogue(
+    session: Session,
+    versions: list[Version],
+    gap_list: list[Gap],
+    *,
+    origin: str,
+    now: datetime | None = None,
+) -> LoadReport:
+    """Make ``versions`` and ``gap_list`` the current catalogue: supersede what changed, record what is new.
+
+    The caller holds the write lock and has checked the catalogue (the loader's rules); nothing is ever
+    updated but the closing of a superseded row's knowledge period.
+    """
+    versions = sorted(versions, key=lambda v: v.id)
+    gaps = {gap_hash(g): g for g in gap_list}
     current = {
         r.version_id: r
         for r in session.exec(select(VersionRow).where(col(VersionRow.superseded_at).is_(None)))
@@ -111,7 +154,7 @@ def load_tree(session: Session, root: Path | None = None, *, now: datetime | Non
     old_gaps = [row for h, row in current_gaps.items() if h not in gaps]
     if all(c.change == "unchanged" for c in changes) and not new_gaps and not old_gaps:
         return LoadReport(
-            origin=str(root),
+            origin=origin,
             load_id=None,
             recorded_at=None,
             tree_hash=tree,
@@ -121,7 +164,7 @@ def load_tree(session: Session, root: Path | None = None, *, now: datetime | Non
         )
     load = LoadRow(
         recorded_at=_next_instant(session, now),
-        origin=str(root),
+        origin=origin,
         tree_hash=tree,
         versions_added=_n(changes, "added"),
         versions_superseded=_n(changes, "superseded"),
@@ -145,7 +188,7 @@ def load_tree(session: Session, root: Path | None = None, *, now: datetime | Non
         session.add(_gap_row(gaps[h], h, load))
     session.flush()
     return LoadReport(
-        origin=str(root),
+        origin=origin,
         load_id=load.id,
         recorded_at=load.recorded_at,
         tree_hash=tree,
@@ -153,6 +196,52 @@ def load_tree(session: Session, root: Path | None = None, *, now: datetime | Non
         gaps_added=len(new_gaps),
         gaps_removed=len(old_gaps),
     )
+
+
+def version_from_files(version_toml: str, text: str) -> Version:
+    """A version from a folder's two files given as strings, by the loader's own strict rules."""
+    try:
+        raw = tomllib.loads(version_toml)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogueError("version.toml", "-", f"not valid TOML: {exc}") from None
+    version_id = raw.get("id")
+    if not isinstance(version_id, str) or not VERSION_ID.match(version_id):
+        raise CatalogueError(
+            "version.toml", "id", f"{version_id!r} is not a version id (letters, digits, « . », « - », « _ »)"
+        )
+    with tempfile.TemporaryDirectory(prefix="vigueur-correction-") as tmp:
+        folder = Path(tmp) / version_id
+        folder.mkdir()
+        (folder / "version.toml").write_text(version_toml, encoding="utf-8")
+        (folder / "text.txt").write_bytes(text.encode("utf-8"))
+        try:
+            return load_version(folder)
+        except CatalogueError as exc:
+            raise CatalogueError(exc.path.replace(str(folder), version_id), exc.field, _reason(exc)) from None
+
+
+def _reason(exc: CatalogueError) -> str:
+    return str(exc).split(f"{exc.path}: {exc.field}: ", 1)[-1]
+
+
+def record_correction(
+    session: Session, version: Version, *, origin: str, now: datetime | None = None
+) -> LoadReport:
+    """Record ``version`` as the new revision of its id (or a new version), in the session's transaction.
+
+    Checked against the catalogue as currently recorded by the loader's cross-version rules (overlaps per
+    article and per scheme, declared gaps, links): a correction that breaks one raises CatalogueError and
+    writes nothing. It supersedes the current revision; it never updates it.
+    """
+    write_lock(session.connection())
+    load = latest_load(session)
+    if load is None:
+        raise CatalogueNotLoaded("the database holds no catalogue: run `vigueur load` first")
+    catalogue = rebuild_catalogue(session)
+    versions = [v for v in catalogue.versions.values() if v.id != version.id] + [version]
+    gaps = catalogue_gaps(catalogue)
+    check_catalogue(versions, gaps, "the catalogue as recorded")
+    return record_catalogue(session, versions, gaps, origin=origin, now=now)
 
 
 def load_into(engine: Engine, root: Path | None = None, *, now: datetime | None = None) -> LoadReport:
@@ -352,30 +441,117 @@ class _CatalogueCache:
 CACHE = _CatalogueCache()
 
 
-def read_catalogue(session: Session) -> Catalogue:
-    """The latest catalogue in the database (rebuilt once per tree hash, then served from memory)."""
-    load = latest_load(session)
+@dataclass(frozen=True, slots=True)
+class KnownCatalogue:
+    """The catalogue as known at an instant, with the load that made it so."""
+
+    catalogue: Catalogue
+    load: LoadRow
+    known_at: datetime | None  # the instant asked; None: the latest knowledge
+
+    @property
+    def load_id(self) -> int:
+        assert self.load.id is not None
+        return self.load.id
+
+
+def load_known_at(session: Session, known_at: datetime | None = None) -> LoadRow:
+    """The load whose catalogue was the latest knowledge at ``known_at`` (default: the latest load)."""
+    if known_at is None:
+        load = latest_load(session)
+        if load is None:
+            raise CatalogueNotLoaded("the database holds no catalogue: run `vigueur load`")
+        return load
+    if known_at.tzinfo is None:
+        raise ValueError("known_at must be timezone-aware")
+    load = session.exec(
+        select(LoadRow)
+        .where(col(LoadRow.recorded_at) <= known_at)
+        .order_by(col(LoadRow.recorded_at).desc(), col(LoadRow.id).desc())
+        .limit(1)
+    ).first()
     if load is None:
-        raise CatalogueNotLoaded("the database holds no catalogue: run `vigueur load`")
+        first = session.exec(select(LoadRow).order_by(col(LoadRow.recorded_at)).limit(1)).first()
+        if first is None:
+            raise CatalogueNotLoaded("the database holds no catalogue: run `vigueur load`")
+        raise NothingKnownThen(known_at, first.recorded_at)
+    return load
+
+
+def read_known(session: Session, known_at: datetime | None = None) -> KnownCatalogue:
+    """The catalogue known at ``known_at`` (default: now), rebuilt once per tree hash, then from memory."""
+    load = load_known_at(session, known_at)
     cached = CACHE.get(load.tree_hash)
-    if cached is not None:
-        return cached
-    catalogue = rebuild_catalogue(session)
-    found = tree_hash(
-        ((v.id, v.content_hash) for v in catalogue.versions.values()),
-        (gap_hash(g) for g in catalogue_gaps(catalogue)),
+    if cached is None:
+        cached = rebuild_catalogue(session, load)
+        CACHE.put(load.tree_hash, cached)
+    return KnownCatalogue(cached, load, known_at)
+
+
+def read_catalogue(session: Session, known_at: datetime | None = None) -> Catalogue:
+    """The latest catalogue in the database, or the one known at ``known_at``."""
+    return read_known(session, known_at).catalogue
+
+
+def _known_then(model: type[VersionRow] | type[GapRow], instant: datetime | None) -> Any:
+    """Rows that were the latest knowledge at ``instant`` (None: now)."""
+    if instant is None:
+        return col(model.superseded_at).is_(None)
+    return sa.and_(
+        col(model.recorded_at) <= instant,
+        sa.or_(col(model.superseded_at).is_(None), col(model.superseded_at) > instant),
     )
-    if found != load.tree_hash:
-        raise StoreIntegrityError(
-            f"the catalogue rows hash to {found}, the last load recorded {load.tree_hash}"
+
+
+def revisions_at(session: Session, load: LoadRow | None = None) -> dict[str, VersionRow]:
+    """The revision of each version that was current just after ``load`` (default: now), by version id."""
+    instant = load.recorded_at if load is not None else None
+    return {r.version_id: r for r in session.exec(select(VersionRow).where(_known_then(VersionRow, instant)))}
+
+
+def rebuild_catalogue(session: Session, load: LoadRow | None = None) -> Catalogue:
+    """The catalogue as ``load`` left it (default: the current revisions and gaps), checked twice: as the
+    file loader checks a tree, and against the tree hash ``load`` recorded."""
+    instant = load.recorded_at if load is not None else None
+    rows = list(session.exec(select(VersionRow).where(_known_then(VersionRow, instant))))
+    versions = _versions(session, rows)
+    gaps = [
+        codec.gap_from_json(
+            {"scheme": g.scheme, "start": g.start.isoformat(), "end": g.end.isoformat(), "reason": g.reason}
         )
-    CACHE.put(load.tree_hash, catalogue)
+        for g in session.exec(select(GapRow).where(_known_then(GapRow, instant)))
+    ]
+    check_catalogue(versions, gaps, "database")
+    catalogue = Catalogue(versions, gaps)
+    expected = load if load is not None else latest_load(session)
+    if expected is not None:
+        found = tree_hash(
+            ((v.id, v.content_hash) for v in versions), (gap_hash(g) for g in catalogue_gaps(catalogue))
+        )
+        if found != expected.tree_hash:
+            raise StoreIntegrityError(
+                f"the catalogue rows hash to {found}, load {expected.id} recorded {expected.tree_hash}"
+            )
     return catalogue
 
 
-def rebuild_catalogue(session: Session) -> Catalogue:
-    """Every current revision and gap, rebuilt into the domain and checked as the file loader checks trees."""
-    rows = list(session.exec(select(VersionRow).where(col(VersionRow.superseded_at).is_(None))))
+def rebuild_revision(session: Session, revision_id: int) -> Version:
+    """One revision, rebuilt from its rows and checked against the content hash it was recorded with."""
+    row = session.get(VersionRow, revision_id)
+    if row is None:
+        raise StoreIntegrityError(f"no revision {revision_id}")
+    return _versions(session, [row])[0]
+
+
+def version_revisions(session: Session, version_id: str, until: datetime | None = None) -> list[VersionRow]:
+    """Every revision of a version recorded up to ``until`` (default: all), oldest first."""
+    query = select(VersionRow).where(VersionRow.version_id == version_id)
+    if until is not None:
+        query = query.where(col(VersionRow.recorded_at) <= until)
+    return list(session.exec(query.order_by(col(VersionRow.recorded_at), col(VersionRow.revision_id))))
+
+
+def _versions(session: Session, rows: list[VersionRow]) -> list[Version]:
     ids = [r.revision_id for r in rows]
     params: dict[int, list[ParameterRow]] = {}
     for p in session.exec(
@@ -390,18 +566,10 @@ def rebuild_catalogue(session: Session) -> Catalogue:
     ):
         clauses.setdefault(c.revision_id, []).append(c)
     sources = {s.source_hash: s for s in session.exec(select(SourceRow))}
-    versions = [
+    return [
         _version(r, params.get(r.revision_id or 0, []), clauses.get(r.revision_id or 0, []), sources)
         for r in rows
     ]
-    gaps = [
-        codec.gap_from_json(
-            {"scheme": g.scheme, "start": g.start.isoformat(), "end": g.end.isoformat(), "reason": g.reason}
-        )
-        for g in session.exec(select(GapRow).where(col(GapRow.superseded_at).is_(None)))
-    ]
-    check_catalogue(versions, gaps, "database")
-    return Catalogue(versions, gaps)
 
 
 def _version(

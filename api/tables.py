@@ -205,4 +205,28 @@ class GapRow(SQLModel, table=True):
     superseded_by_load_id: int | None = Field(default=None, foreign_key="catalogue_load.id")
 
 
+class ReceiptRow(SQLModel, table=True):
+    """A calculation kept for audit: the request and the response as sent, the catalogue as known then.
+
+    ``revisions`` are the revisions the calculation used (``version_id``, ``revision_id``, ``version_hash``);
+    ``load_id`` and ``tree_hash`` identify the whole catalogue as known at ``known_at``. Never updated nor
+    deleted (the database refuses it): a replay recomputes, it records nothing.
+    """
+
+    __tablename__ = "receipt"
+
+    receipt_id: str = Field(primary_key=True)
+    created_at: datetime = _instant(index=True)
+    known_at: datetime = _instant()
+    load_id: int = Field(foreign_key="catalogue_load.id")
+    tree_hash: str
+    request: str = _long_text()
+    request_hash: str
+    response: str = _long_text()
+    response_hash: str
+    revisions: list[dict[str, Any]] = _json_list()
+    software_version: str
+
+
 CATALOGUE_TABLES = (LoadRow, TextRow, SourceRow, VersionRow, ParameterRow, ClauseRow, GapRow)
+AUDIT_TABLES = (*CATALOGUE_TABLES, ReceiptRow)

@@ -22,7 +22,7 @@ from sqlalchemy.engine import Engine
 
 from api.db import create_tables, make_engine
 from api.loader import DEFAULT_VERSIONS_DIR
-from api.tables import CATALOGUE_TABLES
+from api.tables import AUDIT_TABLES
 
 REFERENCE = "D251-7.2020-06-01"
 SUCCESSOR = "D251-7.2021-01-21"
@@ -107,7 +107,7 @@ def copy_tree(tree: Path, destination: Path) -> Path:
 
 
 def sqlite_engine() -> Engine:
-    """An in-memory SQLite database (one connection shared by every session: StaticPool), tables created."""
+    """An in-memory SQLite database (one connection shared by every session: StaticPool), migrated."""
     engine = make_engine("sqlite://")
     create_tables(engine)
     return engine
@@ -122,16 +122,24 @@ def postgres_engine() -> Iterator[Engine]:
     schema = f"vigueur_test_{uuid.uuid4().hex[:12]}"
     admin = make_engine(url)
     with admin.begin() as connection:
+        # The migrations create btree_gist where it is missing: here, once and for all in « public », never
+        # in a test schema (dropping that schema would drop the extension under the others).
+        ensure_btree_gist(connection)
         connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
     engine = make_engine(url, connect_args={"options": f"-csearch_path={schema}"})
     try:
-        create_tables(engine)
+        create_tables(engine)  # the migrations, in the test's own schema
         yield engine
     finally:
         engine.dispose()
         with admin.begin() as connection:
             connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+def ensure_btree_gist(connection: sa.Connection) -> None:
+    connection.execute(sa.text("SELECT pg_advisory_xact_lock(4242)"))  # two test runs at once
+    connection.execute(sa.text("CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public"))
 
 
 @contextmanager
@@ -154,7 +162,7 @@ def snapshot(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every catalogue table, sorted: two equal snapshots mean nothing changed."""
     out = {}
     with engine.connect() as connection:
-        for model in CATALOGUE_TABLES:
+        for model in AUDIT_TABLES:
             table = model.__table__  # type: ignore[attr-defined]
             rows = connection.execute(sa.select(table)).all()
             out[table.name] = sorted((tuple(r) for r in rows), key=repr)
