@@ -16,10 +16,10 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any, BinaryIO
 
 import typer
 
@@ -27,7 +27,7 @@ from api.batch_io import OUTPUT_COLUMNS, ChunkResult, CsvPlan, Invalid, run_csv_
 from api.cli import VersionsDir, app, catalogue_from, fail
 from legislation.fast import Engine
 
-CHUNK_ROWS = 4000  # rows per chunk: big enough to amortise the hand-off, small enough to stay flat
+BLOCK_BYTES = 1 << 20  # input per chunk (≈ 5 000 CSV rows): amortises the hand-off, keeps memory flat
 PARALLEL_FROM_BYTES = 4 << 20  # inputs smaller than this are computed in this process by default
 
 
@@ -36,7 +36,7 @@ class Format(StrEnum):
     JSONL = "jsonl"
 
 
-Chunk = tuple[list[int], list[str]]
+Block = tuple[int, bytes]  # (number of its first line, whole lines)
 _STATE: dict[str, Any] = {}  # this process's engine and CSV plan (workers inherit or build their own)
 
 
@@ -55,10 +55,7 @@ def batch(
     source = _open_input(input_path)
     size = os.fstat(source.fileno()).st_size if input_path != "-" else 0
     _STATE["engine"] = Engine(catalogue_from(versions_dir))
-    records = _records(source, csv_quotes=kind is Format.CSV)
-    header = None
-    if kind is Format.CSV:
-        header = _header(records)
+    header, first_line = (_header(source), 2) if kind is Format.CSV else (None, 1)
     count = workers or ((os.cpu_count() or 1) if size >= PARALLEL_FROM_BYTES else 1)
     sink = out.open("w", encoding="utf-8", newline="") if out else sys.stdout
     started = time.perf_counter()
@@ -67,7 +64,8 @@ def batch(
     try:
         if kind is Format.CSV:
             csv.writer(sink, lineterminator="\n").writerow(OUTPUT_COLUMNS)
-        for result in _run(_chunks(records, progress), count, header, versions_dir):
+        blocks = _blocks(source, first_line, csv_quotes=kind is Format.CSV, progress=progress)
+        for result in _run(blocks, count, header, versions_dir):
             sink.write(result.text)
             _add(totals, result)
             progress.update(totals.rows)
@@ -81,38 +79,19 @@ def batch(
     raise typer.Exit(1 if totals.invalid else 0)
 
 
-def _open_input(path: str) -> TextIO:
+def _open_input(path: str) -> BinaryIO:
     if path == "-":
-        return sys.stdin
+        return sys.stdin.buffer
     if not Path(path).is_file():
         fail(400, "Input file not found", [{"field": "INPUT", "message": f"no file {path}"}], 2)
-    return open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed by the command
+    return open(path, "rb")  # noqa: SIM115 - closed by the command
 
 
-def _records(stream: TextIO, *, csv_quotes: bool) -> Iterator[tuple[int, str]]:
-    """(line number, record text); a CSV record runs on while a quoted field is open."""
-    number, start, pending = 0, 0, ""
-    for text in stream:
-        number += 1
-        if pending:
-            pending += text
-            if pending.count('"') % 2 == 0:
-                yield start, pending
-                pending = ""
-        elif csv_quotes and '"' in text and text.count('"') % 2:
-            start, pending = number, text
-        else:
-            yield number, text
-    if pending:
-        yield start, pending
-
-
-def _header(records: Iterator[tuple[int, str]]) -> list[str]:
-    first = next(records, None)
-    if first is None:
+def _header(source: BinaryIO) -> list[str]:
+    first = source.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
+    if not first:
         fail(422, "Empty input", [{"field": "header", "message": "the CSV input has no header line"}], 2)
-        raise AssertionError("unreachable")  # pragma: no cover
-    header = next(csv.reader([first[1]]))
+    header = next(csv.reader([first]))
     try:
         CsvPlan(header)
     except Invalid as exc:
@@ -120,32 +99,40 @@ def _header(records: Iterator[tuple[int, str]]) -> list[str]:
     return header
 
 
-def _chunks(records: Iterable[tuple[int, str]], progress: _Progress) -> Iterator[Chunk]:
-    lines: list[int] = []
-    texts: list[str] = []
-    for line, text in records:
-        lines.append(line)
-        texts.append(text)
-        if len(lines) == CHUNK_ROWS:
-            progress.read(sum(map(len, texts)))
-            yield lines, texts
-            lines, texts = [], []
-    if lines:
-        yield lines, texts
+def _blocks(source: BinaryIO, first_line: int, *, csv_quotes: bool, progress: _Progress) -> Iterator[Block]:
+    """Blocks of whole lines (about BLOCK_BYTES each) with the number of their first line.
+
+    A CSV block never ends inside a quoted field (its quotes are even), so a record is never split.
+    """
+    line, carry = first_line, b""
+    while block := source.read(BLOCK_BYTES):
+        progress.read(len(block))
+        data = carry + block
+        cut = data.rfind(b"\n") + 1
+        while csv_quotes and cut and data.count(b'"', 0, cut) % 2:
+            cut = data.rfind(b"\n", 0, cut - 1) + 1
+        if cut == 0:  # no whole line (or record) yet: read on
+            carry = data
+            continue
+        yield line, data[:cut]
+        line += data.count(b"\n", 0, cut)
+        carry = data[cut:]
+    if carry:
+        yield line, carry
 
 
-def _run(chunks: Iterator[Chunk], workers: int, header: list[str] | None,
+def _run(blocks: Iterator[Block], workers: int, header: list[str] | None,
          versions_dir: Path | None) -> Iterator[ChunkResult]:
-    """Each chunk's result, in input order; in worker processes when ``workers`` > 1."""
+    """Each block's result, in input order; in worker processes when ``workers`` > 1."""
     _setup(None, header)
     if workers == 1:
-        yield from map(_work, chunks)
+        yield from map(_work, blocks)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with context.Pool(workers, initializer=_setup, initargs=(versions_dir, header)) as pool:
         pending: deque[Any] = deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(_work, (chunk,)))
+        for block in blocks:
+            pending.append(pool.apply_async(_work, (block,)))
             if len(pending) >= 2 * workers + 1:  # a bounded window: memory stays flat, order is kept
                 yield pending.popleft().get()
         while pending:
@@ -160,12 +147,12 @@ def _setup(versions_dir: Path | None, header: list[str] | None) -> None:
     _STATE["plan"] = CsvPlan(header) if header is not None else None
 
 
-def _work(chunk: Chunk) -> ChunkResult:
-    lines, texts = chunk
+def _work(block: Block) -> ChunkResult:
+    first_line, data = block
     plan = _STATE["plan"]
     if plan is None:
-        return run_jsonl_chunk(_STATE["engine"], lines, texts)
-    return run_csv_chunk(_STATE["engine"], plan, lines, texts)
+        return run_jsonl_chunk(_STATE["engine"], first_line, data)
+    return run_csv_chunk(_STATE["engine"], plan, first_line, data)
 
 
 def _add(totals: ChunkResult, result: ChunkResult) -> None:

@@ -139,3 +139,29 @@ def write_csv(catalogue: Catalogue, path: Path, count: int, seed: int = 2024) ->
         writer.writerow(CSV_COLUMNS)
         for r in rows(catalogue, count, seed):
             writer.writerow([r.get(c, "") for c in CSV_COLUMNS])
+
+
+def request(cells: dict[str, str]) -> dict[str, object]:
+    """The same purchase as a request of the JSON contract (for JSON Lines and the HTTP API)."""
+    from api.batch_io import BOOLEANS
+
+    doc: dict[str, object] = {}
+    groups = {"vehicle_": "vehicle", "buyer_": "buyer", "scrapped_": "scrapped_vehicle"}
+    for column, text in cells.items():
+        if column in ("id", "scrapped_vehicle") or text == "":
+            continue
+        value: object = text
+        if column in BOOLEANS:
+            value = text == "true"
+        elif column in ("vehicle_co2_g_per_km", "lease_duration_months"):
+            value = int(text)
+        elif column == "schemes":
+            value = text.split("|")
+        prefix = next((p for p in groups if column.startswith(p)), None)
+        if prefix is None:
+            doc[column] = value
+        else:
+            doc.setdefault(groups[prefix], {})[column[len(prefix):]] = value  # type: ignore[index]
+    if cells.get("scrapped_vehicle") == "true":
+        doc.setdefault("scrapped_vehicle", {})
+    return doc

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 from legislation.enums import Acquisition, KeepMode, OrderTest, Scheme
 from legislation.fast.kernels import BUILDERS, Builder, Kernel
@@ -56,9 +56,19 @@ class VersionPlan:
     kernel: Kernel | None
     clauses: tuple[ClausePlan, ...] = field(default=())
     vid: str = ""
+    # No clause can be open for a decisive day after ``deadline`` or an order on or after ``order_until``:
+    # the common case is told in two comparisons, without testing each clause.
+    deadline: date = date.min
+    order_until: date = date.min
 
     def __post_init__(self) -> None:
         self.vid = self.version.id
+
+    def set_clauses(self, clauses: tuple[ClausePlan, ...]) -> None:
+        self.clauses = clauses
+        if clauses:
+            self.deadline = max(c.decisive_on_or_before for c in clauses)
+            self.order_until = max(c.order_limit + timedelta(days=1) if c.inclusive else c.order_limit for c in clauses)
 
 
 class SchemePlan:
@@ -90,7 +100,7 @@ class Engine:
         builders = BUILDERS if builders is None else builders
         plans = {vid: VersionPlan(version=v, kernel=_build(v, catalogue, builders)) for vid, v in catalogue.versions.items()}
         for plan in plans.values():
-            plan.clauses = tuple(_clause_plan(c, plans) for c in plan.version.transitional)
+            plan.set_clauses(tuple(_clause_plan(c, plans) for c in plan.version.transitional))
         self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
         self._plans_of = {id(t): (t, tuple(self.schemes[s] for s in t)) for t in SCHEME_TUPLES}
         self.compiled = sorted(vid for vid, p in plans.items() if p.kernel is not None)
@@ -121,7 +131,7 @@ class Engine:
                 continue
             kernel = version.kernel
             if kernel is not None:
-                if order is None or not version.clauses:
+                if order is None or day > version.deadline or order >= version.order_until:
                     decided = kernel(row, NO_BRANCHES)
                     if decided is not None:
                         results.append(decided)

@@ -14,7 +14,7 @@ from itertools import product
 
 from legislation.calculators import _conversion_premium_2021 as rules
 from legislation.calculators import conversion_premium_2021_07_26 as calculator
-from legislation.enums import CritAir, PersonKind, PowerBasis, VehicleCategory
+from legislation.enums import CritAir, Energy, PersonKind, PowerBasis, VehicleCategory
 from legislation.fast.kernels._kit import COMPUTED, Decided, Kernel, Params, add_months, decisive
 from legislation.fast.row import Row
 from legislation.versions import Version
@@ -22,8 +22,8 @@ from legislation.versions import Version
 CAR, VAN = VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN
 L_VEHICLE, BICYCLE = VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.ELECTRIC_BICYCLE
 NATURAL, REGULATION = PersonKind.NATURAL_PERSON, PowerBasis.REGULATION_EU_168_2013
-CLASS_1, ELECTRIC_CLASS = CritAir.CLASS_1, CritAir.ELECTRIC
-PURE_THERMAL = rules.PURE_THERMAL
+CLASS_1, ELECTRIC_CLASS, ELECTRIC_ENERGY = CritAir.CLASS_1, CritAir.ELECTRIC, Energy.ELECTRIC
+PURE_THERMAL, ZERO_EMISSION = rules.PURE_THERMAL, calculator.ZERO_EMISSION
 MISSING = -1  # a test whose fact is missing (the explained path names it)
 
 
@@ -106,48 +106,59 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
                                                  for x in (registered, recent, standard, wheelchair)))}
         return outcomes.pop() if len(outcomes) == 1 else MISSING
 
-    def electric(row: Row, category: VehicleCategory, cost: int | None) -> list[Decided] | None:
+    def all_met(*conditions: int) -> int:
+        """The calculator's ``_all_met``: one condition failing decides; else a missing fact is asked."""
+        if False in conditions:
+            return False
+        return MISSING if MISSING in conditions else True
+
+    def critair_of(row: Row) -> CritAir | None:
+        """Not given for an electric or hydrogen car: « électrique » (the calculator's reading)."""
+        critair = row.vehicle_critair
+        if critair is None and row.vehicle_energy in ZERO_EMISSION:
+            return ELECTRIC_CLASS
+        return critair
+
+    def electric(row: Row, category: VehicleCategory) -> list[Decided] | None:
         """1° (cars) or 1° bis (vans)."""
-        ranged = has_range(row)
-        if ranged is MISSING:
-            return None
-        if not ranged:
-            return []
-        if cost is None:
-            return None
+        cost = row.vehicle_acquisition_cost
         if category is VAN:
+            ranged = has_range(row)
+            if ranged is MISSING:
+                return None
+            if not ranged:
+                return []
             van_class = row.vehicle_van_class
-            if van_class is None:
+            if van_class is None or cost is None:
                 return None
             cap, paragraph = vans[van_class]
             return [capped(van_rate, cost, cap, paragraph)]
-        if cost + row.vehicle_battery_rental_cost > c1_max:
-            return []
+        if cost is None:
+            return None
+        met = all_met(cost + row.vehicle_battery_rental_cost <= c1_max, has_range(row))
+        if met is not True:
+            return None if met is MISSING else []
         household = modest_or_long_distance(row)
         if household is MISSING:
             return None
         return [capped(c1_rate, cost, c1_cap, cite["1° a)"]) if household else c1_other]
 
-    def crit_air_1(row: Row, critair: CritAir, cost: int | None, co2: int | None) -> list[Decided] | None:
-        """3° a) and b)."""
-        if critair is not CLASS_1:
-            return []
+    def classed_1(row: Row) -> int:
+        critair = critair_of(row)
+        return MISSING if critair is None else critair is CLASS_1
+
+    def under_ceiling(row: Row) -> int:
+        co2 = row.vehicle_co2_g_per_km
+        return MISSING if co2 is None else meets_ceiling(row, co2)
+
+    def crit_air_1(row: Row) -> list[Decided] | None:
+        """3° a) and b): price, class « 1 », household, CO2 ceiling — in that order, as ``_all_met`` takes them."""
+        cost = row.vehicle_acquisition_cost
         if cost is None:
             return None
-        if cost > c3_max:
-            return []
-        if co2 is None:
-            return None
-        met = meets_ceiling(row, co2)
-        if met is MISSING:
-            return None
-        if not met:
-            return []
-        low = low_income(row)
-        if low is MISSING:
-            return None
-        if not low:
-            return []
+        met = all_met(cost <= c3_max, classed_1(row), low_income(row), under_ceiling(row))
+        if met is not True:
+            return None if met is MISSING else []
         found = [(s, COMPUTED, cost if c3_low > cost else c3_low, True, v, cite["3° a)"], None)]
         household = modest_or_long_distance(row)
         if household is MISSING:
@@ -156,17 +167,22 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             found.append(capped(c3_rate, cost, c3_cap, cite["3° b)"]))
         return found
 
-    def plug_in(row: Row, critair: CritAir, cost: int | None, co2: int | None) -> list[Decided] | None:
+    def plug_in(row: Row) -> list[Decided] | None:
         """4° a) and b)."""
-        if critair is not ELECTRIC_CLASS and critair is not CLASS_1:
-            return []
+        co2 = row.vehicle_co2_g_per_km
         if co2 is None:
             return None
         if not c4_min <= co2 <= c4_max:
             return []
+        cost = row.vehicle_acquisition_cost
         if cost is None:
             return None
         if cost > c4_price:
+            return []
+        critair = critair_of(row)
+        if critair is None:
+            return None
+        if critair is not ELECTRIC_CLASS and critair is not CLASS_1:
             return []
         household = modest_or_long_distance(row)
         if household is MISSING:
@@ -174,15 +190,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         return [capped(c4_rate, cost, c4_cap, cite["4° a)"]) if household else c4_other]
 
     def cars_and_vans(row: Row, category: VehicleCategory) -> Decided | None:
-        cost, co2 = row.vehicle_acquisition_cost, row.vehicle_co2_g_per_km
-        candidates = electric(row, category, cost)
+        candidates = electric(row, category)
         if candidates is None:
             return None
-        critair = row.vehicle_critair
-        if critair is None:
-            return None
         for case in (crit_air_1, plug_in):
-            found = case(row, critair, cost, co2)
+            found = case(row)
             if found is None:
                 return None
             candidates += found
@@ -191,6 +203,9 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         return max(candidates, key=lambda o: o[2])  # the first of the highest, as Ctx.best
 
     def two_three_wheeler(row: Row) -> Decided | None:
+        energy = row.vehicle_energy
+        if energy is not None and energy is not ELECTRIC_ENERGY:
+            return no_l  # not a vehicle of the 6° of D. 251-1
         registered, lead = row.vehicle_previously_registered, row.vehicle_uses_lead_battery
         if registered is None:
             return None
@@ -200,10 +215,17 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return None
         if lead:
             return no_l
-        power, basis = row.vehicle_net_max_power_kw, row.vehicle_power_basis
-        if power is None or basis is None:
+        power = row.vehicle_net_max_power_kw
+        if power is None:
             return None
-        if power < (kw_regulation if basis is REGULATION else kw_directive):
+        if power >= kw_directive or power < kw_regulation:  # the instrument does not matter
+            threshold = kw_directive if power >= kw_directive else kw_regulation
+        else:
+            basis = row.vehicle_power_basis
+            if basis is None:
+                return None
+            threshold = kw_regulation if basis is REGULATION else kw_directive
+        if power < threshold:
             return no_l
         low = low_income(row)
         if low is MISSING:

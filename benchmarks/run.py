@@ -1,0 +1,347 @@
+"""vigueur benchmark: `python benchmarks/run.py` (from the repository root, in the venv).
+
+Measures, on a generated mixed batch (every version, every branch, decisive dates over every period —
+see benchmarks/generate.py), medians over several runs:
+
+1. in-process, one core: the compiled fast path (:class:`legislation.fast.Engine`) on prebuilt rows, and
+   the explained path (:func:`legislation.resolver.calculate`, every step) on prebuilt purchases, with
+   a check that both give identical outcomes (status, amount, eligible, version, paragraph);
+2. end to end: `vigueur batch` on a generated CSV (1 000 000 rows by default, in a temporary folder),
+   CSV out, wall time, rows/s and peak memory of the process tree (and the same on a tenth of the rows,
+   to show that memory does not grow with the input);
+3. HTTP: `vigueur serve` on loopback, POST /v1/calculate from concurrent keep-alive clients: requests/s,
+   median and 99th-percentile latency.
+
+Options: --quick (smaller sizes), --skip-batch, --skip-http, --json FILE (the figures as JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from api.batch_io import CSV_COLUMNS, CsvPlan, Invalid  # noqa: E402
+from api.loader import load_catalogue  # noqa: E402
+from benchmarks.generate import request, rows, write_csv  # noqa: E402
+from legislation import InvalidDates, Purchase  # noqa: E402
+from legislation.fast import Engine, Row, explained_outcome  # noqa: E402
+from legislation.resolver import calculate  # noqa: E402
+
+VIGUEUR = str(Path(sys.executable).with_name("vigueur"))
+
+
+def machine() -> dict[str, Any]:
+    model = next((line.split(":", 1)[1].strip() for line in _run(["lscpu"]).splitlines()
+                  if line.startswith("Model name")), platform.processor())
+    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
+            "implementation": platform.python_implementation(), "load_average": os.getloadavg()}
+
+
+def _run(cmd: list[str]) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=False).stdout
+    except OSError:
+        return ""
+
+
+def median_rate(work: Callable[[], int], runs: int) -> tuple[float, list[float]]:
+    """Median of ``runs`` timings of ``work`` (which returns how many items it did), as items per second."""
+    rates = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        count = work()
+        rates.append(count / (time.perf_counter() - started))
+    return statistics.median(rates), rates
+
+
+# -- 1. in-process ------------------------------------------------------------------------------------
+
+
+def in_process(count: int, explained_count: int, runs: int) -> dict[str, Any]:
+    catalogue = load_catalogue()
+    plan = CsvPlan(list(CSV_COLUMNS))
+    prebuilt: list[Row] = []
+    for cells in rows(catalogue, count):
+        try:
+            prebuilt.append(plan.row([cells.get(c, "") for c in CSV_COLUMNS]))
+        except Invalid:
+            continue
+    engine = Engine(catalogue)
+    statuses: Counter[str] = Counter()
+    for row in prebuilt:  # warm-up, and what the batch is made of
+        try:
+            statuses.update(o[1] for o in engine.outcomes(row))
+        except InvalidDates:
+            statuses["invalid_dates"] += 1
+    results = sum(statuses.values()) - statuses["invalid_dates"]
+
+    def fast() -> int:
+        outcomes = engine.outcomes
+        done = 0
+        for row in prebuilt:
+            try:
+                done += len(outcomes(row))
+            except InvalidDates:
+                pass
+        return done
+
+    engine.fallbacks = 0
+    fast_rate, fast_runs = median_rate(fast, runs)
+    fallback_share = engine.fallbacks / (results * runs)
+
+    sample = prebuilt[:explained_count]
+    purchases: list[Purchase] = [row.to_purchase() for row in sample]
+
+    def explained() -> int:
+        done = 0
+        for purchase in purchases:
+            for scheme in purchase.schemes:
+                try:
+                    calculate(catalogue, purchase, scheme)
+                except InvalidDates:
+                    continue
+                done += 1
+        return done
+
+    slow_rate, slow_runs = median_rate(explained, max(1, runs // 2))
+    mismatches = 0
+    checker = Engine(catalogue)
+    for row in sample:
+        try:
+            fast_out = checker.outcomes(row)
+        except InvalidDates:
+            continue
+        if fast_out != [explained_outcome(catalogue, row, s) for s in row.schemes]:
+            mismatches += 1
+    return {
+        "rows": len(prebuilt), "results": results, "statuses": dict(statuses),
+        "fast_results_per_s": fast_rate, "fast_runs": fast_runs, "fast_rows_per_s": fast_rate * len(prebuilt) / results,
+        "fallback_share": fallback_share, "explained_results_per_s": slow_rate, "explained_runs": slow_runs,
+        "ratio": fast_rate / slow_rate, "checked_rows": len(sample), "mismatches": mismatches,
+    }
+
+
+# -- 2. end to end through `vigueur batch` ----------------------------------------------------------------
+
+
+class TreeMemory(threading.Thread):
+    """Polls the resident memory of a process and its descendants (sum, and the largest one)."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.peak_total, self.peak_single, self.stop = pid, 0, 0, threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(0.05):
+            sizes = [_rss(p) for p in _tree(self.pid)]
+            self.peak_total = max(self.peak_total, sum(sizes))
+            self.peak_single = max([self.peak_single, *sizes])
+
+
+def _tree(pid: int) -> list[int]:
+    found, stack = [], [pid]
+    while stack:
+        p = stack.pop()
+        found.append(p)
+        try:
+            stack.extend(int(x) for x in Path(f"/proc/{p}/task/{p}/children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
+def _rss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def batch_run(source: Path, target: Path, extra: list[str]) -> dict[str, Any]:
+    started = time.perf_counter()
+    process = subprocess.Popen([VIGUEUR, "batch", str(source), "--out", str(target), *extra],
+                               stderr=subprocess.PIPE, text=True)
+    memory = TreeMemory(process.pid)
+    memory.start()
+    _, stderr = process.communicate()
+    elapsed = time.perf_counter() - started
+    memory.stop.set()
+    memory.join()
+    if process.returncode not in (0, 1):
+        raise RuntimeError(f"vigueur batch failed ({process.returncode}): {stderr}")
+    return {"seconds": elapsed, "peak_rss_total": memory.peak_total, "peak_rss_largest": memory.peak_single,
+            "summary": stderr.strip().splitlines()[0] if stderr.strip() else ""}
+
+
+def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
+    catalogue = load_catalogue()
+    source, small = workdir / "batch.csv", workdir / "batch-tenth.csv"
+    started = time.perf_counter()
+    write_csv(catalogue, source, count)
+    write_csv(catalogue, small, count // 10, seed=7)
+    generated = time.perf_counter() - started
+    timings = [batch_run(source, workdir / "out.csv", []) for _ in range(runs)]
+    tenth = batch_run(small, workdir / "out-tenth.csv", [])
+    one = batch_run(source, workdir / "out-one.csv", ["--workers", "1"])
+    with (workdir / "out.csv").open(encoding="utf-8") as handle:
+        lines = sum(1 for _ in handle) - 1
+    seconds = statistics.median(t["seconds"] for t in timings)
+    return {
+        "rows": count, "input_bytes": source.stat().st_size, "output_lines": lines, "generation_seconds": generated,
+        "seconds_median": seconds, "seconds_runs": [t["seconds"] for t in timings], "rows_per_s": count / seconds,
+        "peak_rss_total": max(t["peak_rss_total"] for t in timings),
+        "peak_rss_largest": max(t["peak_rss_largest"] for t in timings),
+        "tenth_rows": count // 10, "tenth_peak_rss_total": tenth["peak_rss_total"],
+        "one_worker_seconds": one["seconds"], "one_worker_rows_per_s": count / one["seconds"],
+        "summary": timings[-1]["summary"],
+    }
+
+
+# -- 3. HTTP --------------------------------------------------------------------------------------------
+
+
+def http(duration: float, clients: int, workers: int, workdir: Path) -> dict[str, Any]:
+    import httpx
+
+    catalogue = load_catalogue()
+    bodies = []
+    for cells in rows(catalogue, 2000, seed=11):
+        try:
+            bodies.append(json.dumps(request(cells)).encode())
+        except ValueError:
+            continue
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'http.db'}"}
+    server = subprocess.Popen([VIGUEUR, "serve", "--port", str(port), "--workers", str(workers), "--log-level", "warning"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(base, server)
+        latencies: list[float] = []
+        statuses: Counter[int] = Counter()
+        lock = threading.Lock()
+        deadline = time.perf_counter() + duration
+
+        def client(offset: int) -> None:
+            mine, codes = [], Counter()
+            with httpx.Client(base_url=base, timeout=30) as session:
+                i = offset
+                while time.perf_counter() < deadline:
+                    body = bodies[i % len(bodies)]
+                    i += clients
+                    started = time.perf_counter()
+                    response = session.post("/v1/calculate", content=body, headers={"content-type": "application/json"})
+                    mine.append(time.perf_counter() - started)
+                    codes[response.status_code] += 1
+            with lock:
+                latencies.extend(mine)
+                statuses.update(codes)
+
+        started = time.perf_counter()
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.perf_counter() - started
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    latencies.sort()
+    return {"requests": len(latencies), "seconds": elapsed, "requests_per_s": len(latencies) / elapsed,
+            "median_ms": 1000 * statistics.median(latencies), "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
+            "clients": clients, "server_workers": workers, "statuses": dict(statuses)}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_ready(base: str, server: subprocess.Popen[bytes]) -> None:
+    import httpx
+
+    for _ in range(240):
+        if server.poll() is not None:
+            raise RuntimeError("vigueur serve exited")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError("vigueur serve did not become ready")
+
+
+# -- report -----------------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (a quick look, not the figures)")
+    parser.add_argument("--skip-batch", action="store_true")
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--json", type=Path, help="write the figures here as JSON")
+    args = parser.parse_args()
+    quick = args.quick
+    report: dict[str, Any] = {"machine": machine()}
+    print(f"machine: {report['machine']}", flush=True)
+    report["in_process"] = in_process(40_000 if quick else 200_000, 2_000 if quick else 10_000, 3 if quick else 5)
+    _print_in_process(report["in_process"])
+    with tempfile.TemporaryDirectory(prefix="vigueur-bench-") as tmp:
+        if not args.skip_batch:
+            report["batch"] = end_to_end(100_000 if quick else 1_000_000, 1 if quick else 3, Path(tmp))
+            _print_batch(report["batch"])
+        if not args.skip_http:
+            report["http"] = http(5 if quick else 20, 8, 2, Path(tmp))
+            _print_http(report["http"])
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def _print_in_process(r: dict[str, Any]) -> None:
+    print(f"in-process, one core: {r['rows']:,} rows, {r['results']:,} results {r['statuses']}")
+    print(f"  fast path      {r['fast_results_per_s']:>12,.0f} results/s ({r['fast_rows_per_s']:,.0f} rows/s); "
+          f"{100 * r['fallback_share']:.2f} % of results by the explained path")
+    print(f"  explained path {r['explained_results_per_s']:>12,.0f} results/s; fast / explained = {r['ratio']:.0f}×")
+    print(f"  identical outcomes on {r['checked_rows']:,} rows: {r['mismatches']} mismatches", flush=True)
+
+
+def _print_batch(r: dict[str, Any]) -> None:
+    mb = 1 << 20
+    print(f"vigueur batch, CSV in/out: {r['rows']:,} rows ({r['input_bytes'] / mb:.0f} MB) → {r['output_lines']:,} result lines")
+    print(f"  median {r['seconds_median']:.2f} s over {r['seconds_runs']} → {r['rows_per_s']:,.0f} rows/s; "
+          f"one worker: {r['one_worker_seconds']:.2f} s")
+    print(f"  peak RSS of the process tree {r['peak_rss_total'] / mb:.0f} MB (largest process {r['peak_rss_largest'] / mb:.0f} MB); "
+          f"on {r['tenth_rows']:,} rows: {r['tenth_peak_rss_total'] / mb:.0f} MB")
+    print(f"  {r['summary']}", flush=True)
+
+
+def _print_http(r: dict[str, Any]) -> None:
+    print(f"HTTP POST /v1/calculate, {r['clients']} keep-alive clients, {r['server_workers']} server workers: "
+          f"{r['requests_per_s']:,.0f} requests/s, median {r['median_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
+          f"({r['requests']:,} requests, {r['statuses']})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
