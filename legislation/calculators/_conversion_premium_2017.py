@@ -147,5 +147,6 @@ def _yes(ctx: Ctx, paragraph: str, amount: str, reason: str) -> Candidate:
 
 
 def _no(ctx: Ctx, paragraph: str, reason: str) -> str:
-    ctx.step(paragraph, reason)
+    """A case not met; the step cites the paragraph, so it drops the « 1°: » the refusal reason keeps."""
+    ctx.step(paragraph, reason.removeprefix(f"{paragraph}: "))
     return reason
