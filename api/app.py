@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app)
     app.include_router(router)
+    app.include_router(__import__("api.case_routes", fromlist=["router"]).router)  # cases + batch (issue 5)
     _docs(app)
 
     def openapi() -> dict[str, Any]:

@@ -21,6 +21,12 @@ OPERATIONS = {
     ("/v1/calculate", "post"),
     ("/healthz", "get"),
     ("/readyz", "get"),
+    # issue 5 (api/case_routes.py, api/batch_routes.py)
+    ("/v1/cases", "get"),
+    ("/v1/cases/{case_id}", "get"),
+    ("/v1/cases/import", "post"),
+    ("/v1/cases/run", "post"),
+    ("/v1/calculate/batch", "post"),
 }
 
 
