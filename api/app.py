@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
 from api import openapi_docs, problems, store
+from api.audit_routes import router as audit_router
 from api.db import make_engine
 from api.routes import router
 from api.settings import Settings, get_settings, redact_database_url
@@ -39,6 +40,15 @@ applied to a purchase, and what it gave — with the text to prove it.
   one version with its verbatim text, source and content hash, the diff between two versions of an article.
 * **Purchase**: `POST /v1/resolve` and `POST /v1/calculate` take the JSON of `vigueur resolve|calculate`
   and answer byte for byte the same JSON.
+* **Knowledge time**: every catalogue endpoint and resolve/calculate take `known_at` (an ISO 8601 instant
+  with its offset): the answer is the catalogue as it was recorded at that instant; the headers
+  `X-Vigueur-Known-At`, `X-Vigueur-Catalogue-Load`, `-Recorded-At`, `-Tree-Hash` say which knowledge
+  answered. `GET /v1/versions/{id}/revisions` lists a version's revisions and what changed.
+* **Audit**: `POST /v1/calculate?receipt=true` keeps a receipt (201, same body, id in `X-Vigueur-Receipt`
+  and `Location`); `GET /v1/receipts/{id}`; `POST /v1/receipts/{id}/replay` recomputes with the same
+  revisions and with today's catalogue. Receipts and history are never changed.
+* **Admin** (bearer token `VIGUEUR_ADMIN_TOKEN`; off, 404, when unset): `POST /v1/admin/versions` records a
+  correction as a new revision.
 
 Dates are ISO 8601 days; amounts are strings in euros with two decimals; errors are RFC 9457 problem
 documents (`application/problem+json`) naming the failing field.
@@ -46,6 +56,8 @@ documents (`application/problem+json`) naming the failing field.
 TAGS = [
     {"name": "catalogue", "description": "The versions of the texts on file, in valid time."},
     {"name": "purchase", "description": "Resolution and calculation for one purchase or lease."},
+    {"name": "audit", "description": "Receipts of calculations, and their replay."},
+    {"name": "admin", "description": "Corrections (bearer token; off when VIGUEUR_ADMIN_TOKEN is unset)."},
     {"name": "operations", "description": "Liveness and readiness probes."},
 ]
 
@@ -93,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app)
     app.include_router(router)
+    app.include_router(audit_router)
     app.include_router(__import__("api.case_routes", fromlist=["router"]).router)  # cases + batch (issue 5)
     _docs(app)
 

@@ -99,10 +99,15 @@ def alembic_config(url: str | None = None, connection: Connection | None = None)
 
 
 @cache
-def head_revisions() -> tuple[str, ...]:
+def _scripts() -> Any:
+    """The migration scripts, read once per process (a ScriptDirectory keeps its revision modules)."""
     from alembic.script import ScriptDirectory
 
-    return tuple(sorted(ScriptDirectory.from_config(alembic_config()).get_heads()))
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head_revisions() -> tuple[str, ...]:
+    return tuple(sorted(_scripts().get_heads()))
 
 
 def current_revisions(connection: Connection) -> tuple[str, ...]:
@@ -117,8 +122,6 @@ def migrate(engine: Engine, target: str = "head") -> list[str]:
     Returns the revisions the database was at before ([] for an empty database). At the head already:
     nothing is executed but the version check.
     """
-    from alembic import command
-
     with engine.connect() as connection:
         before = list(current_revisions(connection))
         connection.rollback()
@@ -129,8 +132,25 @@ def migrate(engine: Engine, target: str = "head") -> list[str]:
             before = list(current_revisions(connection))  # another process may have migrated meanwhile
             if target == "head" and tuple(before) == head_revisions():
                 return before
-            command.upgrade(alembic_config(connection=connection), target)
+            _upgrade(connection, target)
     return before
+
+
+def _upgrade(connection: Connection, target: str) -> None:
+    """``alembic upgrade`` on ``connection``, the scripts read once per process (as env.py does)."""
+    from alembic.runtime.environment import EnvironmentContext
+
+    scripts = _scripts()
+
+    def steps(revision: Any, _context: Any) -> Any:
+        return scripts._upgrade_revs(target, revision)
+
+    with EnvironmentContext(
+        alembic_config(connection=connection), scripts, fn=steps, destination_rev=target
+    ) as env:
+        env.configure(connection=connection, target_metadata=SQLModel.metadata)
+        with env.begin_transaction():
+            env.run_migrations()
 
 
 def create_tables(engine: Engine) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.audit_examples import ADMIN_VERSION_IN, CORRECTION, RECEIPT, REPLAY, REVISIONS  # noqa: F401
+
 SCHEMES: dict[str, Any] = {
     "schemes": [
         {
@@ -870,6 +872,18 @@ PROBLEM_500: dict[str, Any] = {
     "detail": "an unexpected error; it was logged. This is a bug of vigueur, not of the request",
 }
 HEALTH: dict[str, Any] = {"status": "ok"}
+PROBLEM_401: dict[str, Any] = {
+    "type": "about:blank",
+    "title": "Unauthorized",
+    "status": 401,
+    "detail": "the bearer token is not valid",
+}
+PROBLEM_WRITES_OFF: dict[str, Any] = {
+    "type": "about:blank",
+    "title": "Not Found",
+    "status": 404,
+    "detail": "write endpoints are off: VIGUEUR_ADMIN_TOKEN is not configured",
+}
 
 SUCCESS: dict[str, dict[str, Any]] = {
     "SchemesOut": SCHEMES,
@@ -881,6 +895,10 @@ SUCCESS: dict[str, dict[str, Any]] = {
     "ReadyOut": READY,
     "CalculationResponse": CALCULATE,
     "ResolveResponse": RESOLVE,
+    "RevisionsOut": REVISIONS,
+    "ReceiptOut": RECEIPT,
+    "ReplayOut": REPLAY,
+    "LoadReportOut": CORRECTION,
 }
 
 REQUESTS: dict[str, dict[str, Any]] = {

@@ -23,6 +23,10 @@ MODELS: dict[str, type[BaseModel]] = {
     "ReadyOut": public.ReadyOut,
     "CalculationResponse": CalculationResponse,
     "ResolveResponse": ResolveResponse,
+    "RevisionsOut": public.RevisionsOut,
+    "ReceiptOut": public.ReceiptOut,
+    "ReplayOut": public.ReplayOut,
+    "LoadReportOut": public.LoadReportOut,
 }
 SUCCESS = {
     "SchemesOut": "The schemes and their coverage.",
@@ -34,10 +38,16 @@ SUCCESS = {
     "ReadyOut": "The database answers and holds a catalogue.",
     "CalculationResponse": "One result per scheme and the total.",
     "ResolveResponse": "One resolution per scheme.",
+    "RevisionsOut": "The revisions, oldest first, each with what changed from the previous one.",
+    "ReceiptOut": "The receipt, as recorded.",
+    "ReplayOut": "Both recomputations, and how each differs from the receipt.",
+    "LoadReportOut": "Equal to the current revision: nothing was recorded.",
 }
 PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
+    401: ("No bearer token, or not the configured one.", "Problem", examples.PROBLEM_401),
     404: (
-        "Unknown version, or no version on file for the date (the problem names the nearest versions).",
+        "Unknown version, or no version on file for the date (the problem names the nearest versions); "
+        "or known_at before the first load (nothing known then).",
         "NoVersionProblem",
         examples.PROBLEM_NO_VERSION,
     ),
@@ -93,6 +103,55 @@ def responses(model: str, *statuses: int, db: bool = True) -> dict[int | str, di
     return out
 
 
+def receipt_created() -> dict[int | str, dict[str, Any]]:
+    """The 201 of ``POST /v1/calculate?receipt=true``: the same body, the receipt in the headers."""
+    return {
+        201: {
+            "description": "receipt=true: the same body as the 200, byte for byte; the receipt was recorded.",
+            "headers": {
+                "X-Vigueur-Receipt": {"description": "The receipt id.", "schema": {"type": "string"}},
+                "Location": {"description": "/v1/receipts/{receipt_id}", "schema": {"type": "string"}},
+            },
+            "content": {"application/json": {"example": examples.CALCULATE}},
+        }
+    }
+
+
+def admin_responses() -> dict[int | str, dict[str, Any]]:
+    """The answers of ``POST /v1/admin/versions``."""
+    out = responses("LoadReportOut", 401, 413, 415, 422)
+    out[201] = {
+        "description": "Recorded: the new revision supersedes the current one (Location: its revisions).",
+        "content": {"application/json": {"example": examples.CORRECTION}},
+    }
+    out[404] = {
+        "description": "Writes are off: VIGUEUR_ADMIN_TOKEN is not configured.",
+        "content": {
+            "application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "example": examples.PROBLEM_WRITES_OFF,
+            }
+        },
+    }
+    return out
+
+
+def admin_request_body() -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "description": "The two files of the version's folder, as strings, and the correction's reason.",
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": "#/components/schemas/AdminVersionIn"},
+                    "example": examples.ADMIN_VERSION_IN,
+                }
+            },
+        },
+        "security": [{"bearer": []}],
+    }
+
+
 def request_body(kind: str) -> dict[str, Any]:
     """The request of ``POST /v1/resolve`` and ``/v1/calculate``: the strict CalculationRequest, examples."""
     return {
@@ -123,11 +182,18 @@ def build(app: FastAPI) -> dict[str, Any]:
         tags=app.openapi_tags,
     )
     components = schema.setdefault("components", {}).setdefault("schemas", {})
-    for model in (CalculationRequest, public.Problem, public.NoVersionProblem):
+    for model in (CalculationRequest, public.Problem, public.NoVersionProblem, public.AdminVersionIn):
         found = model.model_json_schema(ref_template="#/components/schemas/{model}")
         for name, definition in found.pop("$defs", {}).items():
             components.setdefault(name, definition)
         components[model.__name__] = found
     components["CalculationRequest"]["allOf"] = DECISIVE_DATE_RULES
+    schema["components"]["securitySchemes"] = {
+        "bearer": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "VIGUEUR_ADMIN_TOKEN; the write endpoints are off (404) when it is unset.",
+        }
+    }
     app.openapi_schema = schema
     return schema

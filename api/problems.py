@@ -19,7 +19,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.contract import RequestError, dumps
 from api.diff import DifferentArticles
-from api.store import CatalogueNotLoaded
+from api.receipts import UnknownReceipt
+from api.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
 from legislation.errors import InvalidDates, UnknownVersion
 
 MEDIA_TYPE = "application/problem+json"
@@ -82,6 +83,9 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(UnknownVersion, _unknown_version)
     app.add_exception_handler(DifferentArticles, _different_articles)
     app.add_exception_handler(CatalogueNotLoaded, _not_loaded)
+    app.add_exception_handler(NothingKnownThen, _nothing_known_then)
+    app.add_exception_handler(UnknownReceipt, _unknown_receipt)
+    app.add_exception_handler(StoreIntegrityError, _store_integrity)
     for kind in (
         sa_exc.OperationalError,
         sa_exc.InterfaceError,
@@ -178,6 +182,51 @@ async def _not_loaded(_: Request, exc: Exception) -> Response:
             detail="the database holds no catalogue yet: run `vigueur load` (or start with `vigueur serve`)",
         ),
         {"Retry-After": "30"},
+    )
+
+
+async def _nothing_known_then(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, NothingKnownThen)
+    return problem_response(
+        problem(
+            404,
+            "Nothing known then",
+            type_=problem_type("nothing-known-then"),
+            detail=str(exc),
+            errors=[
+                {
+                    "field": "known_at",
+                    "message": "before the first load of the catalogue: it held no version then",
+                }
+            ],
+            known_at=exc.known_at.isoformat(),
+            first_recorded_at=exc.first_recorded_at.isoformat(),
+        )
+    )
+
+
+async def _unknown_receipt(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, UnknownReceipt)
+    return problem_response(
+        problem(
+            404,
+            "Unknown receipt",
+            type_=problem_type("unknown-receipt"),
+            detail=f"no receipt with id {exc.receipt_id!r}",
+            errors=[{"field": "receipt_id", "message": "no such receipt"}],
+        )
+    )
+
+
+async def _store_integrity(request: Request, exc: Exception) -> Response:
+    log.error("store integrity check failed on %s %s: %s", request.method, request.url.path, exc)
+    return problem_response(
+        problem(
+            500,
+            "Store integrity check failed",
+            type_=problem_type("store-integrity"),
+            detail=f"rows of the catalogue no longer rebuild into what was recorded: {exc}",
+        )
     )
 
 

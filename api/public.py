@@ -278,3 +278,168 @@ class ReadyOut(BaseModel):
     status: Literal["ready"]
     database: str = Field(description="The database backend: sqlite or postgresql.")
     catalogue: LoadedOut
+
+
+# -- knowledge time and audit ---------------------------------------------------------------------
+
+
+class LoadRefOut(BaseModel):
+    model_config = _CLOSED
+    load_id: int
+    recorded_at: datetime
+    origin: str = Field(description="What was recorded: the tree loaded, or the correction and its reason.")
+
+
+class RevisionChangesOut(BaseModel):
+    model_config = _CLOSED
+    from_revision_id: int = Field(description="The revision this one superseded.")
+    fields: list[str] = Field(
+        description="What changed: « text », « parameters.<name> », and metadata fields (« valid_until », …)."
+    )
+    summary: list[str] = Field(description="One line per change, readable: « « 6 000 » → « 6 300 » (2°) ».")
+    identical_text: bool
+    unified_diff: str
+    changes: list[ChangeOut]
+    parameters: list[ParameterChangeOut]
+    metadata: list[MetadataChangeOut]
+
+
+class RevisionOut(BaseModel):
+    model_config = _CLOSED
+    revision_id: int
+    version_hash: str
+    recorded_at: datetime = Field(description="Knowledge time: from when the catalogue held this revision.")
+    superseded_at: datetime | None = Field(
+        description="Knowledge time: until when (exclusive); null = still the latest knowledge (at known_at)."
+    )
+    current: bool
+    removed: bool = Field(description="Superseded with no successor: the version left the catalogue.")
+    recorded_by: LoadRefOut
+    superseded_by: LoadRefOut | None
+    valid_from: date
+    valid_until: date | None
+    changes: RevisionChangesOut | None = Field(
+        description="What differs from the previous revision (null: the first)."
+    )
+
+
+class RevisionsOut(BaseModel):
+    model_config = _example(examples.REVISIONS)
+    version_id: str
+    known_at: datetime | None = Field(description="The knowledge instant asked; null: the latest knowledge.")
+    revisions: list[RevisionOut] = Field(description="Oldest first.")
+
+
+class CatalogueRefOut(BaseModel):
+    model_config = _CLOSED
+    load_id: int
+    recorded_at: datetime
+    tree_hash: str = Field(
+        description="Fingerprint of the whole catalogue left by that load (versions and gaps)."
+    )
+
+
+class UsedRevisionOut(BaseModel):
+    model_config = _CLOSED
+    version_id: str
+    revision_id: int
+    version_hash: str
+    verified: bool | None = Field(
+        None, description="Replay: rebuilt by revision id and found with this hash."
+    )
+
+
+class ReceiptOut(BaseModel):
+    model_config = _example(examples.RECEIPT)
+    receipt_id: str
+    created_at: datetime
+    known_at: datetime = Field(
+        description="The knowledge instant of the calculation (known_at asked, else its instant)."
+    )
+    catalogue: CatalogueRefOut
+    revisions: list[UsedRevisionOut] = Field(
+        description="The revisions used: versions cited or compared, kept by an open clause, "
+        "and what they rely on."
+    )
+    request_hash: str
+    response_hash: str = Field(description="sha256 of the response body as it was answered, byte for byte.")
+    software_version: str
+    request: dict[str, Any]
+    response: dict[str, Any]
+    links: dict[str, str]
+
+
+class ReplayRunOut(BaseModel):
+    model_config = _CLOSED
+    known_at: datetime
+    catalogue: CatalogueRefOut
+    revisions: list[UsedRevisionOut]
+    total_amount: str
+    response_hash: str
+    identical_to_receipt: bool = Field(description="The response is byte for byte the one of the receipt.")
+    differences: list[dict[str, Any]] = Field(
+        description="Each field that differs from the receipt's response: {path, from, to}."
+    )
+    response: dict[str, Any]
+
+
+class ReplayReceiptOut(BaseModel):
+    model_config = _CLOSED
+    known_at: datetime
+    catalogue: CatalogueRefOut
+    total_amount: str
+    response_hash: str
+    software_version: str
+
+
+class ReplayOut(BaseModel):
+    model_config = _example(examples.REPLAY)
+    receipt_id: str
+    replayed_at: datetime
+    receipt: ReplayReceiptOut
+    same_revisions: ReplayRunOut = Field(
+        description="Recomputed with the revisions of the receipt, verified by hash."
+    )
+    today: ReplayRunOut = Field(description="Recomputed with the latest knowledge.")
+    today_differs: bool
+    links: dict[str, str]
+
+
+class AdminVersionIn(BaseModel):
+    """A correction: the two files of a version folder, and why."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={"examples": [examples.ADMIN_VERSION_IN]},
+    )
+    version_toml: str = Field(
+        min_length=1,
+        max_length=200_000,
+        description="The content of the folder's version.toml (its id names the version).",
+    )
+    text: str = Field(
+        min_length=1, max_length=1_000_000, description="The content of text.txt: the verbatim wording."
+    )
+    reason: str = Field(
+        min_length=1, max_length=1000, description="Why: recorded with the load (its origin)."
+    )
+
+
+class VersionChangeOut(BaseModel):
+    model_config = _CLOSED
+    version_id: str
+    change: Literal["added", "superseded", "removed", "unchanged"]
+    old_hash: str | None
+    new_hash: str | None
+
+
+class LoadReportOut(BaseModel):
+    model_config = _example(examples.CORRECTION)
+    origin: str
+    changed: bool
+    load_id: int | None
+    recorded_at: datetime | None
+    tree_hash: str
+    counts: dict[str, int]
+    versions: list[VersionChangeOut]

@@ -1,4 +1,10 @@
-"""The v1 endpoints: translate HTTP to the catalogue and the service layer, never decide."""
+"""The v1 endpoints: translate HTTP to the catalogue and the service layer, never decide.
+
+Every catalogue endpoint and ``POST /v1/resolve|calculate`` take ``known_at`` (knowledge time): the answer
+is the catalogue as recorded at that instant; the headers ``X-Vigueur-Known-At``,
+``X-Vigueur-Catalogue-Load``, ``…-Recorded-At`` and ``…-Tree-Hash`` say which knowledge answered (the bodies
+stay the CLI's, byte for byte).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,9 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
 from api import openapi_docs as docs
-from api import store
+from api import receipts, store
 from api.contract import dumps, parse_request
-from api.deps import BodyDep, CatalogueDep, SessionDep, TodayDep
+from api.deps import BodyDep, CatalogueDep, KnownDep, NowDep, SessionDep, TodayDep, known_headers
 from api.diff import diff_versions
 from api.facts import calculator_facts
 from api.problems import ProblemError, problem_type
@@ -42,8 +48,8 @@ VersionPath = Annotated[
 ]
 
 
-def _json(doc: Any, status: int = 200) -> Response:
-    return Response(dumps(doc), status_code=status, media_type="application/json")
+def _json(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(dumps(doc), status_code=status, media_type="application/json", headers=headers)
 
 
 @router.get(
@@ -52,9 +58,11 @@ def _json(doc: Any, status: int = 200) -> Response:
     summary="The schemes and what the catalogue covers",
     responses=docs.responses("SchemesOut"),
 )
-def list_schemes(catalogue: CatalogueDep) -> Response:
+def list_schemes(known: KnownDep, now: NowDep) -> Response:
     """Each aid with its coverage (first and last day on file) and its declared gaps."""
-    return _json({"schemes": [_scheme(catalogue.timeline(s)) for s in Scheme]})
+    catalogue = known.catalogue
+    schemes = [_scheme(catalogue.timeline(s)) for s in Scheme]
+    return _json({"schemes": schemes}, headers=known_headers(known, now))
 
 
 @router.get(
@@ -63,9 +71,9 @@ def list_schemes(catalogue: CatalogueDep) -> Response:
     summary="The timeline of a scheme",
     responses=docs.responses("TimelineOut", 422),
 )
-def scheme_versions(scheme: SchemePath, catalogue: CatalogueDep) -> Response:
+def scheme_versions(scheme: SchemePath, known: KnownDep, now: NowDep) -> Response:
     """Every version of the scheme's amounts text in date order, and the declared gaps between them."""
-    timeline = catalogue.timeline(scheme)
+    timeline = known.catalogue.timeline(scheme)
     head = _scheme(timeline)
     return _json(
         {
@@ -75,7 +83,8 @@ def scheme_versions(scheme: SchemePath, catalogue: CatalogueDep) -> Response:
             "versions": [_summary(v) for v in timeline.versions],
             "gaps": head["gaps"],
             "timeline": _segments(timeline),
-        }
+        },
+        headers=known_headers(known, now),
     )
 
 
@@ -87,7 +96,8 @@ def scheme_versions(scheme: SchemePath, catalogue: CatalogueDep) -> Response:
 )
 def in_force(
     scheme: SchemePath,
-    catalogue: CatalogueDep,
+    known: KnownDep,
+    now: NowDep,
     today: TodayDep,
     on: Annotated[
         str | None,
@@ -100,7 +110,7 @@ def in_force(
 ) -> Response:
     """The amounts version in force on ``on``, verbatim text and source; 404 names the nearest versions."""
     day = _day(on) if on is not None else today
-    timeline = catalogue.timeline(scheme)
+    timeline = known.catalogue.timeline(scheme)
     version = timeline.find(day)
     if version is None:
         raise _no_version(timeline, day)
@@ -110,7 +120,8 @@ def in_force(
             "on": day.isoformat(),
             "on_is_today": on is None,
             "version": version_document(version),
-        }
+        },
+        headers=known_headers(known, now),
     )
 
 
@@ -120,9 +131,9 @@ def in_force(
     summary="One version: text, source, clauses, hash, facts",
     responses=docs.responses("VersionOut", 404, 422),
 )
-def get_version(version_id: VersionPath, catalogue: CatalogueDep) -> Response:
+def get_version(version_id: VersionPath, known: KnownDep, now: NowDep) -> Response:
     """A version's verbatim text, source, provenance, transitional clauses, hash and the facts it reads."""
-    return _json(version_document(catalogue.get(version_id)))
+    return _json(version_document(known.catalogue.get(version_id)), headers=known_headers(known, now))
 
 
 @router.get(
@@ -131,9 +142,10 @@ def get_version(version_id: VersionPath, catalogue: CatalogueDep) -> Response:
     summary="What changed between two versions of an article",
     responses=docs.responses("DiffOut", 404, 422),
 )
-def diff(a: VersionPath, b: VersionPath, catalogue: CatalogueDep) -> Response:
+def diff(a: VersionPath, b: VersionPath, known: KnownDep, now: NowDep) -> Response:
     """A unified diff, a word-level diff (« 7 000 » → « 6 000 »), the numbers and metadata that changed."""
-    return _json(diff_versions(catalogue.get(a), catalogue.get(b)))
+    catalogue = known.catalogue
+    return _json(diff_versions(catalogue.get(a), catalogue.get(b)), headers=known_headers(known, now))
 
 
 @router.post(
@@ -143,21 +155,40 @@ def diff(a: VersionPath, b: VersionPath, catalogue: CatalogueDep) -> Response:
     responses=docs.responses("ResolveResponse", 413, 415, 422),
     openapi_extra=docs.request_body("resolve"),
 )
-def resolve(body: BodyDep, catalogue: CatalogueDep) -> Response:
+def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
     """The same answer as ``vigueur resolve``, byte for byte: decisive date, version, transitional clauses."""
-    return _json(resolve_document(catalogue, parse_request(body)))
+    return _json(resolve_document(known.catalogue, parse_request(body)), headers=known_headers(known, now))
 
 
 @router.post(
     "/v1/calculate",
     tags=["purchase"],
     summary="Compute the aid(s) for a purchase or lease",
-    responses=docs.responses("CalculationResponse", 413, 415, 422),
+    responses=docs.responses("CalculationResponse", 413, 415, 422) | docs.receipt_created(),
     openapi_extra=docs.request_body("calculate"),
 )
-def calculate(body: BodyDep, catalogue: CatalogueDep) -> Response:
+def calculate(
+    body: BodyDep,
+    known: KnownDep,
+    now: NowDep,
+    session: SessionDep,
+    receipt: Annotated[
+        bool,
+        Query(
+            description="true: keep a receipt (request, response, the revisions used, the knowledge "
+            "instant); the answer is 201 with the same body, its id in the header X-Vigueur-Receipt and "
+            "its address in Location.",
+        ),
+    ] = False,
+) -> Response:
     """The answer of ``vigueur calculate``, byte for byte: amount, version, paragraphs, steps, deadline."""
-    return _json(calculate_document(catalogue, parse_request(body)))
+    text = dumps(calculate_document(known.catalogue, parse_request(body)))
+    headers = known_headers(known, now)
+    if not receipt:
+        return Response(text, media_type="application/json", headers=headers)
+    kept = receipts.record(session, known, body, text, now=now)
+    headers |= {"X-Vigueur-Receipt": kept.receipt_id, "Location": f"/v1/receipts/{kept.receipt_id}"}
+    return Response(text, status_code=201, media_type="application/json", headers=headers)
 
 
 @router.get(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sqlmodel import Session
 
 from api.app import create_app
-from api.deps import get_catalogue, get_session
+from api.deps import get_known, get_session
 from api.settings import Settings
 from tests.store.support import REFERENCE, sqlite_engine
 
@@ -94,7 +94,7 @@ def test_a_bug_is_a_500_problem_and_is_logged(session: Session, caplog: pytest.L
     def broken() -> None:
         raise ZeroDivisionError("secret-internal-detail")
 
-    app.dependency_overrides[get_catalogue] = broken
+    app.dependency_overrides[get_known] = broken
     response = TestClient(app, raise_server_exceptions=False).get("/v1/schemes")
     assert response.status_code == 500
     assert response.headers["content-type"] == "application/problem+json"
