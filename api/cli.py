@@ -7,6 +7,7 @@ Exit codes: 0 success; 2 invalid request or arguments (a problem document names 
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import date
 from pathlib import Path
@@ -20,7 +21,7 @@ from api.explain import explain_calculation, explain_resolution
 from api.loader import load_catalogue
 from api.responses import CalculationResponse, ResolveResponse
 from api.service import calculate_document, render_version, resolve_document, version_ref
-from api.store_cli import load, serve
+from api.store_cli import DatabaseUrl, db_app, load, receipts_app, serve
 from legislation import Catalogue, Scheme
 from legislation.errors import CatalogueError, InvalidDates, UnknownVersion
 
@@ -34,10 +35,18 @@ app = typer.Typer(
 app.add_typer(cases_app, name="cases")
 app.command()(load)
 app.command()(serve)
+app.add_typer(db_app, name="db")
+app.add_typer(receipts_app, name="receipts")
 
 VersionsDir = Annotated[Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: the repository's versions/).")]
 RequestFile = Annotated[str | None, typer.Argument(help="Request JSON file; '-' or nothing reads standard input.")]
 Explain = Annotated[bool, typer.Option("--explain", help="A readable French/English trace instead of JSON.")]
+KnownAt = Annotated[str | None, typer.Option("--known-at", help=(
+    "Compute with the catalogue of the database as it was recorded at this instant (ISO 8601 with its offset, "
+    "e.g. 2021-03-02T10:00:00+01:00); implies the database."))]
+Receipt = Annotated[bool, typer.Option("--receipt", help=(
+    "Compute with the catalogue of the database and keep a receipt there (its id on standard error); "
+    "`vigueur receipts show|replay ID`."))]
 
 
 def fail(status: int, title: str, errors: list[dict[str, str]], code: int) -> None:
@@ -54,14 +63,20 @@ def catalogue_from(versions_dir: Path | None) -> Catalogue:
         raise typer.Exit(3) from None
 
 
-def read_request(source: str | None) -> CalculationRequest:
+def read_raw(source: str | None) -> bytes:
     if source in (None, "-"):
-        raw = sys.stdin.buffer.read()
-    else:
-        path = Path(source)
-        if not path.is_file():
-            fail(400, "Request file not found", [{"field": "request", "message": f"no file {source}"}], 2)
-        raw = path.read_bytes()
+        return sys.stdin.buffer.read()
+    path = Path(source)
+    if not path.is_file():
+        fail(400, "Request file not found", [{"field": "request", "message": f"no file {source}"}], 2)
+    return path.read_bytes()
+
+
+def read_request(source: str | None) -> CalculationRequest:
+    return _parse(read_raw(source))
+
+
+def _parse(raw: bytes) -> CalculationRequest:
     try:
         return parse_request(raw)
     except RequestError as exc:
@@ -80,16 +95,36 @@ def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> d
 
 
 @app.command()
-def calculate(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None) -> None:
+def calculate(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None,
+              receipt: Receipt = False, known_at: KnownAt = None, database_url: DatabaseUrl = None) -> None:
     """Compute the aid(s) for a purchase or lease: amount, version, paragraphs, clauses, claim deadline."""
+    if receipt or known_at is not None:
+        from api.store_cli import calculate_from_database
+
+        raw = read_raw(request)
+        parsed = _parse(raw)
+        text = calculate_from_database(raw, lambda c: _document("calculate", c, parsed), known_at=known_at,
+                                       receipt=receipt, database_url=database_url)
+        typer.echo(explain_calculation(json.loads(text)) if explain else text, nl=False)
+        return
     catalogue = catalogue_from(versions_dir)
     doc = _document("calculate", catalogue, read_request(request))
     typer.echo(explain_calculation(doc) if explain else dumps(doc), nl=False)
 
 
 @app.command()
-def resolve(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None) -> None:
+def resolve(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None,
+            known_at: KnownAt = None, database_url: DatabaseUrl = None) -> None:
     """Which version applies to a purchase or lease, and which transitional clauses are open."""
+    if known_at is not None:
+        from api.store_cli import calculate_from_database
+
+        raw = read_raw(request)
+        parsed = _parse(raw)
+        text = calculate_from_database(raw, lambda c: _document("resolve", c, parsed), known_at=known_at,
+                                       receipt=False, database_url=database_url)
+        typer.echo(explain_resolution(json.loads(text)) if explain else text, nl=False)
+        return
     catalogue = catalogue_from(versions_dir)
     doc = _document("resolve", catalogue, read_request(request))
     typer.echo(explain_resolution(doc) if explain else dumps(doc), nl=False)

@@ -1,22 +1,27 @@
-"""`vigueur load` and `vigueur serve`: the catalogue into the database, and the HTTP API over it.
+"""`vigueur load`, `vigueur serve`, `vigueur db upgrade|current`, `vigueur receipts show|replay`: the
+catalogue into the database, the HTTP API over it, the schema, and the receipts.
 
 Exit codes (as the rest of the CLI): 0 success; 3 the ``versions/`` tree is invalid (the database is left
-as it was); 5 the database does not answer.
+as it was); 4 unknown receipt; 5 the database does not answer; 6 a store integrity check failed (rows no
+longer rebuild into what was recorded).
 """
 
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from sqlalchemy import exc as sa_exc
+from sqlmodel import Session
 
+from api import receipts
 from api.contract import dumps
-from api.db import make_engine
+from api.db import current_revisions, head_revisions, make_engine, migrate
 from api.settings import Settings, normalize_database_url, redact_database_url
-from api.store import ensure_loaded, load_into
+from api.store import LoadReport, StoreIntegrityError, ensure_loaded, load_into
 from legislation.errors import CatalogueError
 
 WORKER_START_SECONDS = 60
@@ -63,7 +68,33 @@ def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None) -> 
         raise typer.Exit(5) from None
     finally:
         engine.dispose()
+    typer.echo(readable_report(report), err=True, nl=False)
     typer.echo(dumps({"database": redact_database_url(settings.database_url)} | report.to_json()), nl=False)
+
+
+def readable_report(report: LoadReport) -> str:
+    """What a load recorded, one line per version: new, superseded (old → new hash), removed, unchanged."""
+    head = (
+        f"recorded load {report.load_id} at {report.recorded_at.isoformat()}"
+        if report.recorded_at is not None
+        else "nothing recorded: the tree equals the catalogue"
+    )
+    words = {
+        "added": "new       ",
+        "superseded": "superseded",
+        "removed": "removed   ",
+        "unchanged": "unchanged ",
+    }
+    lines = [f"{head} (tree {report.tree_hash})"]
+    for v in report.versions:
+        if v.change == "superseded":
+            hashes = f"{v.old_hash} → {v.new_hash}"
+        else:
+            hashes = v.new_hash or f"{v.old_hash} → (none)"
+        lines.append(f"  {words[v.change]} {v.version_id}  {hashes}")
+    if report.gaps_added or report.gaps_removed:
+        lines.append(f"  gaps: {report.gaps_added} new, {report.gaps_removed} superseded")
+    return "\n".join(lines) + "\n"
 
 
 def serve(
@@ -117,3 +148,159 @@ def serve(
         log_level=log_level,
         timeout_worker_healthcheck=WORKER_START_SECONDS,
     )
+
+
+# -- vigueur db ------------------------------------------------------------------------------------
+
+db_app = typer.Typer(help="The database schema (Alembic migrations of api/migrations).", no_args_is_help=True)
+
+
+@db_app.command("upgrade")
+def db_upgrade(database_url: DatabaseUrl = None) -> None:
+    """Bring the database to the current schema (from empty, or from an older revision); idempotent."""
+    settings = _settings(database_url, None)
+    engine = make_engine(settings.database_url)
+    try:
+        before = migrate(engine)
+        with engine.connect() as connection:
+            after = current_revisions(connection)
+    except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
+        _unreachable(settings, exc)
+    finally:
+        engine.dispose()
+    where = redact_database_url(settings.database_url)
+    state = "already at" if tuple(before) == after else f"upgraded from {', '.join(before) or 'empty'} to"
+    typer.echo(f"database {where}: {state} {', '.join(after)} (head)")
+
+
+@db_app.command("current")
+def db_current(database_url: DatabaseUrl = None) -> None:
+    """The schema revision of the database, and the head revision of this vigueur."""
+    settings = _settings(database_url, None)
+    engine = make_engine(settings.database_url)
+    try:
+        with engine.connect() as connection:
+            current = current_revisions(connection)
+    except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
+        _unreachable(settings, exc)
+    finally:
+        engine.dispose()
+    head = head_revisions()
+    typer.echo(dumps({"current": list(current), "head": list(head), "up_to_date": current == head}), nl=False)
+
+
+def _unreachable(settings: Settings, exc: Exception) -> None:
+    typer.echo(
+        f"database {redact_database_url(settings.database_url)} does not answer: {str(exc).splitlines()[0]}",
+        err=True,
+    )
+    raise typer.Exit(5)
+
+
+# -- vigueur receipts ------------------------------------------------------------------------------
+
+receipts_app = typer.Typer(
+    help="Receipts of calculations (`vigueur calculate --receipt`): show one, replay one.",
+    no_args_is_help=True,
+)
+ReceiptId = Annotated[str, typer.Argument(help="The receipt id (32 hexadecimal digits).")]
+
+
+@receipts_app.command("show")
+def receipts_show(receipt_id: ReceiptId, database_url: DatabaseUrl = None) -> None:
+    """The receipt as recorded: request, response, the revisions used, the knowledge instant."""
+    typer.echo(dumps(_with_receipt(database_url, receipt_id, lambda s, r: receipts.document(s, r))), nl=False)
+
+
+@receipts_app.command("replay")
+def receipts_replay(receipt_id: ReceiptId, database_url: DatabaseUrl = None) -> None:
+    """Recompute with the same revisions (verified by hash) and with today's catalogue; both, and the diff."""
+    now = datetime.now(UTC)
+    typer.echo(
+        dumps(_with_receipt(database_url, receipt_id, lambda s, r: receipts.replay(s, r, now=now))), nl=False
+    )
+
+
+def _with_receipt(database_url: str | None, receipt_id: str, fn: Any) -> Any:
+    settings = _settings(database_url, None)
+    engine = make_engine(settings.database_url)
+    try:
+        with Session(engine) as session:
+            return fn(session, receipts.get(session, receipt_id))
+    except receipts.UnknownReceipt as exc:
+        typer.echo(
+            dumps(
+                {
+                    "type": "about:blank",
+                    "title": "Unknown receipt",
+                    "status": 404,
+                    "errors": [{"field": "receipt_id", "message": str(exc)}],
+                }
+            ),
+            nl=False,
+        )
+        raise typer.Exit(4) from None
+    except StoreIntegrityError as exc:
+        typer.echo(f"store integrity check failed: {exc}", err=True)
+        raise typer.Exit(6) from None
+    except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
+        _unreachable(settings, exc)
+    finally:
+        engine.dispose()
+
+
+# -- vigueur calculate --receipt / --known-at -------------------------------------------------------
+
+
+def calculate_from_database(
+    raw: bytes,
+    compute: Any,
+    *,
+    known_at: str | None,
+    receipt: bool,
+    database_url: str | None,
+) -> str:
+    """``compute(catalogue)`` with the catalogue of the database (as known at ``known_at``), as JSON text;
+    with ``receipt``, the receipt is recorded and its id printed on standard error."""
+    from api.deps import parse_known_at
+    from api.problems import ProblemError
+    from api.store import CatalogueNotLoaded, NothingKnownThen, read_known
+
+    now = datetime.now(UTC)
+    try:
+        instant = parse_known_at(known_at, now) if known_at is not None else None
+    except ProblemError as exc:
+        typer.echo(dumps(exc.document), nl=False)
+        raise typer.Exit(2) from None
+    settings = _settings(database_url, None)
+    engine = make_engine(settings.database_url)
+    try:
+        migrate(engine)
+        with Session(engine) as session:
+            known = read_known(session, instant)
+            text = dumps(compute(known.catalogue))
+            if receipt:
+                kept = receipts.record(session, known, raw, text, now=now)
+                typer.echo(f"receipt: {kept.receipt_id}", err=True)
+        return text
+    except NothingKnownThen as exc:
+        typer.echo(
+            dumps(
+                {
+                    "type": "about:blank",
+                    "title": "Nothing known then",
+                    "status": 404,
+                    "errors": [{"field": "known_at", "message": str(exc)}],
+                }
+            ),
+            nl=False,
+        )
+        raise typer.Exit(4) from None
+    except CatalogueNotLoaded as exc:
+        typer.echo(f"{exc}", err=True)
+        raise typer.Exit(5) from None
+    except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
+        _unreachable(settings, exc)
+        raise
+    finally:
+        engine.dispose()
