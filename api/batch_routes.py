@@ -1,4 +1,5 @@
-"""``POST /v1/calculate/batch``: JSON Lines in, JSON Lines streamed back — `vigueur batch --format jsonl` over HTTP.
+"""``POST /v1/calculate/batch``: JSON Lines in, JSON Lines streamed back: `vigueur batch --format jsonl`
+over HTTP.
 
 Each line of the body is a request of the contract (the JSON of ``vigueur calculate``). The answer has one
 line per scheme of each row, computed by the compiled fast path, carrying the input line number; a row
@@ -45,7 +46,7 @@ BATCH_TYPES = (
 
 
 class _Engines:
-    """The compiled engine of each catalogue served (catalogues are cached by tree hash; keep a few engines)."""
+    """The compiled engine of each catalogue served (catalogues are cached by tree hash): a few kept."""
 
     def __init__(self, size: int = 4) -> None:
         self._items: OrderedDict[int, tuple[Catalogue, Engine]] = OrderedDict()
@@ -68,7 +69,7 @@ class _Engines:
 ENGINES = _Engines()
 
 
-def count_rows(body: bytes) -> int:
+def count_rows(body: bytes | bytearray) -> int:
     """Lines with something on them (blank lines are skipped, as `vigueur batch` skips them)."""
     return sum(1 for line in body.split(b"\n") if line.strip())
 
@@ -82,7 +83,9 @@ async def jsonl_body(request: Request) -> bytes:
             "Unsupported Media Type",
             detail="send JSON Lines with « Content-Type: application/x-ndjson » (or application/jsonl, "
             "application/json)",
-            errors=[{"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not JSON Lines"}],
+            errors=[
+                {"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not JSON Lines"}
+            ],
         )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BYTES:
@@ -98,7 +101,8 @@ async def jsonl_body(request: Request) -> bytes:
             413,
             "Content Too Large",
             type_=problem_type("too-many-rows"),
-            detail=f"a batch is at most {MAX_ROWS} rows (this one has {rows}); split it, or use `vigueur batch`",
+            detail=f"a batch is at most {MAX_ROWS} rows (this one has {rows}); "
+            "split it, or use `vigueur batch`",
             errors=[{"field": "(body)", "message": f"{rows} rows, at most {MAX_ROWS}"}],
             rows=rows,
             max_rows=MAX_ROWS,
@@ -148,17 +152,27 @@ BODY_DESCRIPTION = (
     response_class=StreamingResponse,
     responses={
         200: {
-            "description": "One line per scheme of each row, in input order, streamed as they are computed; an "
+            "description": "One line per scheme of each row, in input order, streamed as they are computed; "
+            "an "
             "invalid row gives one line with status « invalid » and the reason. Headers: Vigueur-Batch-Rows "
             "(rows in the body), Vigueur-Batch-Row-Limit.",
             "headers": {
-                "Vigueur-Batch-Rows": {"description": "Rows (non-blank lines) in the body.", "schema": {"type": "integer"}},
-                "Vigueur-Batch-Row-Limit": {"description": "Rows allowed per request.", "schema": {"type": "integer"}},
+                "Vigueur-Batch-Rows": {
+                    "description": "Rows (non-blank lines) in the body.",
+                    "schema": {"type": "integer"},
+                },
+                "Vigueur-Batch-Row-Limit": {
+                    "description": "Rows allowed per request.",
+                    "schema": {"type": "integer"},
+                },
             },
             "content": {
                 MEDIA_TYPE: {
-                    "schema": {"type": "string", "description": "JSON Lines, each line a BatchRecord.",
-                               "x-line-schema": docs.BatchRecordOut.model_json_schema()},
+                    "schema": {
+                        "type": "string",
+                        "description": "JSON Lines, each line a BatchRecord.",
+                        "x-line-schema": docs.BatchRecordOut.model_json_schema(),
+                    },
                     "example": docs.BATCH_RESPONSE_EXAMPLE,
                 }
             },
@@ -211,9 +225,14 @@ BODY_DESCRIPTION = (
         }
     },
 )
-def calculate_batch(body: Annotated[bytes, Depends(jsonl_body)], catalogue: CatalogueDep) -> StreamingResponse:
+def calculate_batch(
+    body: Annotated[bytes, Depends(jsonl_body)], catalogue: CatalogueDep
+) -> StreamingResponse:
     """The rows computed by the fast path, each answer line carrying its input line number; the same bytes as
     `vigueur batch --format jsonl` for the same input. Invalid rows never stop the batch."""
     engine = ENGINES.of(catalogue)
-    headers: dict[str, Any] = {"Vigueur-Batch-Rows": str(count_rows(body)), "Vigueur-Batch-Row-Limit": str(MAX_ROWS)}
+    headers: dict[str, Any] = {
+        "Vigueur-Batch-Rows": str(count_rows(body)),
+        "Vigueur-Batch-Row-Limit": str(MAX_ROWS),
+    }
     return StreamingResponse(stream(engine, body), media_type=MEDIA_TYPE, headers=headers)

@@ -1,4 +1,5 @@
-"""`vigueur cases import PATH…`: case files into the database (idempotent), for `GET /v1/cases` and `POST /v1/cases/run`.
+"""`vigueur cases import PATH…`: case files into the database (idempotent), for `GET /v1/cases` and
+`POST /v1/cases/run`.
 
 Exit codes: 0 imported (or nothing to change); 2 a case file is invalid (the message names the file, the
 case and the field; the database is not touched) or no case was found; 5 the database does not answer.
@@ -35,11 +36,11 @@ def import_command(
         bool,
         typer.Option(
             "--prune",
-            help="Retire the stored cases that are not in these files (import the whole corpus to mirror it).",
+            help="Retire the stored cases not in these files (import the whole corpus to mirror it).",
         ),
     ] = False,
 ) -> None:
-    """Import case files: a new case is added, a changed one supersedes its old row, an unchanged one writes nothing."""
+    """Import case files: a new case is added, a changed one supersedes its row, the same writes nothing."""
     try:
         cases = read_case_files([str(p) for p in paths])
     except CaseFileError as exc:
@@ -57,7 +58,9 @@ def import_command(
             result = import_cases(session, cases, origin, prune=prune)
             session.commit()
     except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-        typer.echo(f"database {redact_database_url(url)} does not answer: {str(exc).splitlines()[0]}", err=True)
+        typer.echo(
+            f"database {redact_database_url(url)} does not answer: {str(exc).splitlines()[0]}", err=True
+        )
         raise typer.Exit(5) from None
     finally:
         engine.dispose()

@@ -1,4 +1,4 @@
-"""The contract of the regression-case and batch endpoints, as models (OpenAPI and tests), with their examples."""
+"""The contract of the regression-case and batch endpoints, as models (OpenAPI, tests), with examples."""
 
 from __future__ import annotations
 
@@ -30,10 +30,16 @@ CASE_EXAMPLE: dict[str, Any] = {
         "buyer": {"person_kind": "natural_person"},
     },
     "expected": {
-        "bonus": {"amount": "3000.00", "eligible": True, "version_id": "D251-7.2020-06-01", "status": "computed"}
+        "bonus": {
+            "amount": "3000.00",
+            "eligible": True,
+            "version_id": "D251-7.2020-06-01",
+            "status": "computed",
+        }
     },
     "tolerance": "0",
-    "notes": "45 000 is not « inférieur à 45 000 » (1°) but is « compris entre 45 000 et 60 000 » (2°) → 3 000.00 €.",
+    "notes": "45 000 is not « inférieur à 45 000 » (1°) but is « compris entre 45 000 et 60 000 » (2°) "
+    "→ 3 000.00 €.",
     "file": "tests/regression/bonus_2020_06_01.yaml",
     "line": 120,
     "content_hash": "sha256:5be8f3c0a1d29e4b7f6a2c1d0e9b8a7f6e5d4c3b2a19081726354453627180a9",
@@ -160,7 +166,9 @@ BATCH_REQUEST_EXAMPLE = (
 )
 BATCH_RESPONSE_EXAMPLE = (
     '{"line": 1, "scheme": "bonus", "status": "computed", "amount": "7000.00", "eligible": true, '
-    '"version_id": "D251-7.2020-06-01", "paragraph": "C. énergie, art. D. 251-7, 1°", "kept_version_id": null, "error": null}\n'
+    '"version_id": "D251-7.2020-06-01", "paragraph": "C. énergie, art. D. 251-7, 1°", '
+    '"kept_version_id": null, '
+    '"error": null}\n'
     '{"line": 2, "scheme": null, "status": "invalid", "amount": null, "eligible": null, "version_id": null, '
     '"paragraph": null, "kept_version_id": null, "error": "vehicle.acquisition_cost: Input should be greater '
     'than or equal to 0"}\n'
@@ -189,7 +197,8 @@ PROBLEM_NO_CASE: dict[str, Any] = {
     "type": "urn:vigueur:problem:no-case",
     "title": "No case to run",
     "status": 404,
-    "detail": "no stored case matches the filters (import cases with `vigueur cases import` or POST /v1/cases/import)",
+    "detail": "no stored case matches the filters "
+    "(import cases with `vigueur cases import` or POST /v1/cases/import)",
 }
 PROBLEM_INVALID_CASE_FILE: dict[str, Any] = {
     "type": "urn:vigueur:problem:invalid-case-file",
@@ -216,8 +225,9 @@ PROBLEM_STORED_CASE_INVALID: dict[str, Any] = {
     "type": "urn:vigueur:problem:stored-case-invalid",
     "title": "Stored case no longer valid",
     "status": 409,
-    "detail": "tests/regression/bonus_2017.yaml, case bonus-2017-x, field expected.bonus.status: 'computed_v0' is "
-    "not one of computed, missing_facts, no_version_on_file, kept_version_not_on_file; import its case file again",
+    "detail": "tests/regression/bonus_2017.yaml, case bonus-2017-x, field expected.bonus.status: "
+    "'computed_v0' is not one of computed, missing_facts, no_version_on_file, kept_version_not_on_file; "
+    "import its case file again",
 }
 PROBLEM_BATCH_TOO_MANY_ROWS: dict[str, Any] = {
     "type": "urn:vigueur:problem:too-many-rows",
@@ -232,7 +242,8 @@ PROBLEM_BATCH_415: dict[str, Any] = {
     "type": "about:blank",
     "title": "Unsupported Media Type",
     "status": 415,
-    "detail": "send JSON Lines with « Content-Type: application/x-ndjson » (or application/jsonl, application/json)",
+    "detail": "send JSON Lines with « Content-Type: application/x-ndjson » "
+    "(or application/jsonl, application/json)",
     "errors": [{"field": "(body)", "message": "content type 'text/csv' is not JSON Lines"}],
 }
 
@@ -249,7 +260,9 @@ class ExpectedOut(BaseModel):
     model_config = _CLOSED
     amount: str | None = Field(description="Euros with two decimals; null where the answer has none.")
     eligible: bool | None
-    version_id: str | None = Field(description="The version in force on the decisive date; null: none on file.")
+    version_id: str | None = Field(
+        description="The version in force on the decisive date; null: none on file."
+    )
     status: Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file"]
     kept_by: str | None = None
     missing_facts: list[str] | None = None
@@ -313,7 +326,9 @@ class ImportOut(BaseModel):
 class CaseRunFilters(BaseModel):
     """Which stored cases to run; every filter given must match; none: every case."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": "D251-7.2020-06-01"}]})
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"version": "D251-7.2020-06-01"}]}
+    )
     ids: list[str] | None = Field(None, max_length=100_000, description="Case ids (each must be stored).")
     version: str | None = Field(
         None, max_length=200, description="Cases expecting this version id for one of their schemes."

@@ -17,9 +17,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy import exc as sa_exc
 
-from api import batch_routes
+from api import batch_routes, examples
 from api import case_public as docs
-from api import examples
 from api.auth import AdminDep
 from api.case_store import (
     UnknownCases,
@@ -51,7 +50,10 @@ def problem_answer(description: str, example: dict[str, Any]) -> dict[str, Any]:
     return {
         "description": description,
         "content": {
-            "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}, "example": example}
+            "application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "example": example,
+            }
         },
     }
 
@@ -76,7 +78,9 @@ def _json(doc: Any, status: int = 200) -> Response:
     tags=["cases"],
     summary="The stored regression cases",
     responses={
-        200: success(docs.CaseListOut, "A page of the current cases, in corpus order.", docs.CASE_LIST_EXAMPLE),
+        200: success(
+            docs.CaseListOut, "A page of the current cases, in corpus order.", docs.CASE_LIST_EXAMPLE
+        ),
         422: INVALID_QUERY,
         **COMMON,
     },
@@ -143,7 +147,9 @@ async def case_file_body(request: Request) -> str:
             415,
             "Unsupported Media Type",
             detail="send a case file with « Content-Type: application/yaml » (or application/json)",
-            errors=[{"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not a case file"}],
+            errors=[
+                {"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not a case file"}
+            ],
         )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_CASE_FILE_BYTES:
@@ -179,11 +185,19 @@ def _too_large() -> ProblemError:
     summary="Import a case file (admin)",
     status_code=201,
     responses={
-        200: success(docs.ImportOut, "Every case was already stored as it is: nothing written.", docs.IMPORT_EXAMPLE),
-        201: success(docs.ImportOut, "Cases added, superseded or removed: one import recorded.", docs.IMPORT_EXAMPLE),
+        200: success(
+            docs.ImportOut, "Every case was already stored as it is: nothing written.", docs.IMPORT_EXAMPLE
+        ),
+        201: success(
+            docs.ImportOut, "Cases added, superseded or removed: one import recorded.", docs.IMPORT_EXAMPLE
+        ),
         401: problem_answer("No bearer token, or not the admin token.", docs.PROBLEM_401),
-        404: problem_answer("Write endpoints are off: VIGUEUR_ADMIN_TOKEN is not configured.", docs.PROBLEM_WRITES_OFF),
-        409: problem_answer("Another import wrote the same cases at the same time; retry.", docs.PROBLEM_CONFLICT),
+        404: problem_answer(
+            "Write endpoints are off: VIGUEUR_ADMIN_TOKEN is not configured.", docs.PROBLEM_WRITES_OFF
+        ),
+        409: problem_answer(
+            "Another import wrote the same cases at the same time; retry.", docs.PROBLEM_CONFLICT
+        ),
         413: problem_answer(f"The body is larger than {MAX_CASE_FILE_BYTES} bytes.", examples.PROBLEM_413),
         415: problem_answer("The body is not sent as YAML or JSON.", examples.PROBLEM_415),
         422: problem_answer(
@@ -200,8 +214,14 @@ def _too_large() -> ProblemError:
             "content": {
                 "application/yaml": {"schema": {"type": "string"}, "example": docs.CASE_FILE_EXAMPLE},
                 "application/json": {
-                    "schema": {"type": "object", "required": ["cases"], "properties": {"cases": {"type": "array"}}},
-                    "example": {"cases": [{k: v for k, v in docs.CASE_EXAMPLE.items() if k in _CONTENT_KEYS}]},
+                    "schema": {
+                        "type": "object",
+                        "required": ["cases"],
+                        "properties": {"cases": {"type": "array"}},
+                    },
+                    "example": {
+                        "cases": [{k: v for k, v in docs.CASE_EXAMPLE.items() if k in _CONTENT_KEYS}]
+                    },
                 },
             },
         }
@@ -213,10 +233,16 @@ def import_case_file(
     session: SessionDep,
     file: Annotated[
         str | None,
-        Query(max_length=1000, description="The file name recorded as the cases' origin (default « (request) »)."),
+        Query(
+            max_length=1000,
+            description="The file name recorded as the cases' origin (default « (request) »).",
+        ),
     ] = None,
     prune: Annotated[
-        bool, Query(description="Retire the stored cases that are not in this file (the file is the whole corpus).")
+        bool,
+        Query(
+            description="Retire the stored cases that are not in this file (the file is the whole corpus)."
+        ),
     ] = False,
 ) -> Response:
     """Idempotent: a new case id is added, a changed case supersedes its old row (never updated), an unchanged
@@ -249,7 +275,6 @@ def import_case_file(
     return _json(report.to_json(), 201 if report.changed else 200)
 
 
-
 @router.post(
     "/v1/cases/run",
     tags=["cases"],
@@ -257,10 +282,12 @@ def import_case_file(
     responses={
         200: success(
             docs.RunReportOut,
-            "The report of `vigueur cases run --json`: a failed case is a 200 answer with « failed » counted.",
+            "The report of `vigueur cases run --json`; a failed case is a 200 answer, « failed » counted.",
             docs.RUN_EXAMPLE,
         ),
-        404: problem_answer("A case id asked for is not stored, or no stored case matches.", docs.PROBLEM_NO_CASE),
+        404: problem_answer(
+            "A case id asked for is not stored, or no stored case matches.", docs.PROBLEM_NO_CASE
+        ),
         409: problem_answer(
             "A stored case is refused by the parser of this release: import its case file again.",
             docs.PROBLEM_STORED_CASE_INVALID,
@@ -274,12 +301,14 @@ def run_cases(
     catalogue: CatalogueDep,
     filters: Annotated[
         docs.CaseRunFilters | None,
-        Body(openapi_examples=docs.RUN_FILTERS_EXAMPLES, description="Filters; an empty body runs every case."),
+        Body(
+            openapi_examples=docs.RUN_FILTERS_EXAMPLES, description="Filters; an empty body runs every case."
+        ),
     ] = None,
 ) -> Response:
     """Each selected case computed by the catalogue the API serves and compared with what it expects:
     totals, passed / failed / errors per version, every check, and the steps of each failure."""
-    wanted = filters or docs.CaseRunFilters()
+    wanted = filters or docs.CaseRunFilters(ids=None, version=None, file=None)
     try:
         rows = select_rows(session, ids=wanted.ids, version=wanted.version, file=wanted.file)
     except UnknownCases as exc:

@@ -172,7 +172,7 @@ def parse_case_text(text: str, file: str) -> list[Case]:
 
 
 def read_case_files(paths: Iterable[str]) -> list[Case]:
-    """Every case of the files and folders given (ids unique across them), as ``vigueur cases run`` reads them."""
+    """Every case of the files and folders given (ids unique across them), as ``vigueur cases run`` reads."""
     return load_cases(paths)
 
 
@@ -239,7 +239,9 @@ def import_cases(
     if not new and not closing:
         return ImportReport(origin=origin, import_id=None, imported_at=None, cases=tuple(changes))
     instant = _next_instant(session, now)
-    counts = {c: sum(1 for x in changes if x.change == c) for c in ("added", "superseded", "unchanged", "removed")}
+    counts = {
+        c: sum(1 for x in changes if x.change == c) for c in ("added", "superseded", "unchanged", "removed")
+    }
     record = CaseImportRow(
         imported_at=instant,
         origin=origin,
@@ -292,7 +294,7 @@ def _next_instant(session: Session, now: datetime | None) -> datetime:
 
 
 def matches_file(row: CaseRow, file: str) -> bool:
-    """The file of origin is ``file``, or ends with ``/file`` (« bonus_2017.yaml » finds tests/regression/…)."""
+    """The file of origin is ``file`` or ends with ``/file`` (« bonus_2017.yaml »: tests/regression/…)."""
     return row.file == file or row.file.endswith("/" + file)
 
 
@@ -308,7 +310,7 @@ def select_rows(
     version: str | None = None,
     file: str | None = None,
 ) -> list[CaseRow]:
-    """The current cases matching every filter given, in corpus order; unknown ``ids`` raise :class:`UnknownCases`."""
+    """The current cases matching every filter, in corpus order; unknown ``ids``: :class:`UnknownCases`."""
     rows = current_rows(session)
     if ids:
         wanted = list(dict.fromkeys(ids))
@@ -346,7 +348,7 @@ def run_report(catalogue: Catalogue, rows: Sequence[CaseRow]) -> dict[str, Any]:
 
 
 def case_out(row: CaseRow) -> dict[str, Any]:
-    """A stored case as the API shows it: its content, where it came from, its hash and when it was imported."""
+    """A stored case as the API shows it: its content, where it came from, its hash, when it was imported."""
     return row_document(row) | {
         "file": row.file,
         "line": row.line,

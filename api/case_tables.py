@@ -45,7 +45,7 @@ class CaseImportRow(SQLModel, table=True):
 
 
 class CaseRow(SQLModel, table=True):
-    """One revision of a regression case, current from ``imported_at`` until ``superseded_at`` (null: current)."""
+    """One revision of a regression case, current from ``imported_at`` to ``superseded_at`` (null: now)."""
 
     __tablename__ = "regression_case"
     __table_args__ = (
@@ -66,7 +66,9 @@ class CaseRow(SQLModel, table=True):
     paragraph: str = _text()  # the source: the paragraph applied, or the published example
     url: str | None = Field(default=None, sa_column=Column(sa.Text(), nullable=True))
     request: dict[str, Any] = _json()  # the request contract of `vigueur calculate`
-    expected: dict[str, Any] = _json()  # {scheme: {amount, eligible, version_id, status[, kept_by, missing_facts]}}
+    expected: dict[str, Any] = (
+        _json()
+    )  # {scheme: {amount, eligible, version_id, status[, kept_by, missing_facts]}}
     tolerance: str = "0.00"  # euros
     notes: str = _text()
     file: str = _text()  # the case file it was read from

@@ -1,4 +1,5 @@
-"""POST /v1/calculate/batch: JSON Lines in, JSON Lines streamed back, byte for byte `vigueur batch --format jsonl`;
+"""POST /v1/calculate/batch: JSON Lines in, JSON Lines streamed back, byte for byte `vigueur batch --format
+jsonl`;
 bad rows reported by line without stopping; a row limit answered 413 before anything is computed."""
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ ELECTRIC = {
     "acquisition": "purchase",
     "order_date": "2020-06-10",
     "invoice_date": "2020-07-15",
-    "vehicle": {"category": "passenger_car", "energy": "electric", "co2_g_per_km": 0, "acquisition_cost": "32000.00"},
+    "vehicle": {
+        "category": "passenger_car",
+        "energy": "electric",
+        "co2_g_per_km": 0,
+        "acquisition_cost": "32000.00",
+    },
     "buyer": {"person_kind": "natural_person"},
     "schemes": ["bonus"],
 }
@@ -50,7 +56,9 @@ MIXED = [
     line(ELECTRIC | {"order_date": "2020-08-01"}),  # 6: invoice before the order: invalid dates
     line(ELECTRIC | {"invoice_date": "2019-03-02", "order_date": "2019-03-01"}),  # 7: no version on file
     line({k: v for k, v in ELECTRIC.items() if k != "schemes"}),  # 8: both schemes
-    line({"acquisition": "purchase", "invoice_date": "2020-09-01", "vehicle": {"category": "passenger_car"}}),  # 9
+    line(
+        {"acquisition": "purchase", "invoice_date": "2020-09-01", "vehicle": {"category": "passenger_car"}}
+    ),  # 9
     "   ",  # 10: blank
     line(ELECTRIC | {"vehicule": {}}),  # 11: unknown field
     line(ELECTRIC | {"vehicle": ELECTRIC["vehicle"] | {"acquisition_cost": "50000"}}),  # 12: 2°, 3 000 € band
@@ -84,7 +92,9 @@ def corpus_client() -> Iterator[TestClient]:
     engine.dispose()
 
 
-def test_the_answer_is_what_vigueur_batch_writes(client: TestClient, tmp_path: Path, fixture_tree: Path) -> None:
+def test_the_answer_is_what_vigueur_batch_writes(
+    client: TestClient, tmp_path: Path, fixture_tree: Path
+) -> None:
     body = ("\n".join(MIXED) + "\n").encode()
     answered = post(client, body)
     assert answered.status_code == 200 and answered.headers["content-type"] == "application/x-ndjson"
@@ -116,7 +126,9 @@ def test_bad_rows_are_reported_by_line_and_the_batch_goes_on(client: TestClient)
     assert [r["line"] for r in records] == sorted(r["line"] for r in records)  # input order
 
 
-def test_the_regression_requests_give_what_vigueur_batch_gives(corpus_client: TestClient, tmp_path: Path) -> None:
+def test_the_regression_requests_give_what_vigueur_batch_gives(
+    corpus_client: TestClient, tmp_path: Path
+) -> None:
     cases = load_cases([CORPUS])
     lines = [c.request_json for c in cases]
     lines[10:10] = ["[]", '{"acquisition": "gift"}']  # and two bad rows in the middle
@@ -127,10 +139,13 @@ def test_the_regression_requests_give_what_vigueur_batch_gives(corpus_client: Te
     assert len({json.loads(t)["line"] for t in answered.text.splitlines()}) == len(cases) + 2
 
 
-def test_many_rows_are_streamed_in_blocks_with_their_line_numbers(client: TestClient, tmp_path: Path,
-                                                                   fixture_tree: Path) -> None:
-    rows = [line(ELECTRIC | {"vehicle": ELECTRIC["vehicle"] | {"acquisition_cost": f"{20000 + i}.00"}})
-            for i in range(2 * batch_routes.BLOCK_LINES + 7)]
+def test_many_rows_are_streamed_in_blocks_with_their_line_numbers(
+    client: TestClient, tmp_path: Path, fixture_tree: Path
+) -> None:
+    rows = [
+        line(ELECTRIC | {"vehicle": ELECTRIC["vehicle"] | {"acquisition_cost": f"{20000 + i}.00"}})
+        for i in range(2 * batch_routes.BLOCK_LINES + 7)
+    ]
     rows[batch_routes.BLOCK_LINES] = "oops"  # the first line of the second block
     body = ("\n".join(rows) + "\n").encode()
     assert len(list(batch_routes.blocks(body))) == 3
@@ -176,7 +191,9 @@ def test_the_byte_limit_is_413(client: TestClient, monkeypatch: pytest.MonkeyPat
     assert answered.status_code == 413 and answered.json()["type"] == "urn:vigueur:problem:too-many-bytes"
 
 
-@pytest.mark.parametrize("content_type", ["application/jsonl", "application/json", "application/x-ndjson; charset=utf-8"])
+@pytest.mark.parametrize(
+    "content_type", ["application/jsonl", "application/json", "application/x-ndjson; charset=utf-8"]
+)
 def test_json_lines_media_types_are_accepted(client: TestClient, content_type: str) -> None:
     body = "\n".join(MIXED) + "\n"
     assert post(client, body, {"content-type": content_type}).content == post(client, body).content
@@ -200,6 +217,10 @@ def test_the_documented_example(client: TestClient) -> None:
     answered = post(client, BATCH_REQUEST_EXAMPLE)
     assert answered.text == BATCH_RESPONSE_EXAMPLE
     operation = client.get("/openapi.json").json()["paths"]["/v1/calculate/batch"]["post"]
-    assert set(operation["requestBody"]["content"]) == {"application/x-ndjson", "application/jsonl", "application/json"}
+    assert set(operation["requestBody"]["content"]) == {
+        "application/x-ndjson",
+        "application/jsonl",
+        "application/json",
+    }
     assert str(batch_routes.MAX_ROWS) in operation["summary"]
     assert set(operation["responses"]) >= {"200", "413", "415", "503"}

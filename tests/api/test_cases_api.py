@@ -38,6 +38,7 @@ ADMIN = YAML | {"authorization": f"Bearer {TOKEN}"}
 def corpus() -> tuple[Case, ...]:
     return tuple(load_cases([CORPUS]))
 
+
 # Two cases on the fixture tree's reference version (D. 251-7, 2020-06-01): an electric car at 32 000 € for
 # a natural person. 1° : 27 % × 32 000 = 8 640 > 7 000 → 7 000.00 €. The second case expects 6 000.00 on
 # purpose: it must fail, in the CLI's report and in the API's alike.
@@ -94,7 +95,10 @@ def corpus_client() -> Iterator[TestClient]:
 def post_file(client: TestClient, text: str | bytes, name: str | None = None, **params: Any) -> Any:
     query = {"file": name} if name else {}
     return client.post(
-        "/v1/cases/import", content=text, headers=ADMIN, params=query | {k: str(v).lower() for k, v in params.items()}
+        "/v1/cases/import",
+        content=text,
+        headers=ADMIN,
+        params=query | {k: str(v).lower() for k, v in params.items()},
     )
 
 
@@ -122,7 +126,9 @@ def comparable(report: dict[str, Any]) -> dict[str, Any]:
 # -- the token ---------------------------------------------------------------------------------------------
 
 
-def test_import_is_off_without_a_configured_token(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_is_off_without_a_configured_token(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ADMIN_TOKEN_ENV, raising=False)
     response = client.post("/v1/cases/import", content=CASE_FILE, headers=ADMIN)
     assert response.status_code == 404
@@ -133,8 +139,12 @@ def test_import_is_off_without_a_configured_token(client: TestClient, monkeypatc
 
 def test_import_needs_the_token(client: TestClient, admin_token: str, session: Session) -> None:
     missing = client.post("/v1/cases/import", content=CASE_FILE, headers=YAML)
-    wrong = client.post("/v1/cases/import", content=CASE_FILE, headers=YAML | {"authorization": "Bearer nope"})
-    not_bearer = client.post("/v1/cases/import", content=CASE_FILE, headers=YAML | {"authorization": admin_token})
+    wrong = client.post(
+        "/v1/cases/import", content=CASE_FILE, headers=YAML | {"authorization": "Bearer nope"}
+    )
+    not_bearer = client.post(
+        "/v1/cases/import", content=CASE_FILE, headers=YAML | {"authorization": admin_token}
+    )
     for response in (missing, wrong, not_bearer):
         assert response.status_code == 401, response.text
         assert response.headers["content-type"] == "application/problem+json"
@@ -183,7 +193,9 @@ def test_a_changed_case_supersedes_its_row_never_updates_it(
     (change,) = [c for c in answer.json()["cases"] if c["change"] == "superseded"]
     assert change["id"] == "fixture-ev-wrong-on-purpose" and change["old_hash"] == old_hash
     revisions = session.exec(
-        select(CaseRow).where(CaseRow.case_id == "fixture-ev-wrong-on-purpose").order_by(col(CaseRow.revision_id))
+        select(CaseRow)
+        .where(CaseRow.case_id == "fixture-ev-wrong-on-purpose")
+        .order_by(col(CaseRow.revision_id))
     ).all()
     assert [r.revision_id for r in revisions][0] == old_id and len(revisions) == 2
     assert revisions[0].content_hash == old_hash and revisions[0].superseded_at is not None
@@ -225,7 +237,10 @@ def test_an_invalid_case_file_is_422_naming_the_case_and_field_and_writes_nothin
     problem = response.json()
     assert problem["case_id"] == "fixture-ev-wrong-on-purpose" and problem["file"] == "fixture.yaml"
     assert problem["errors"] == [
-        {"field": "expected.bonus.amount", "message": "'6000.001': a non-negative amount to the cent is required"}
+        {
+            "field": "expected.bonus.amount",
+            "message": "'6000.001': a non-negative amount to the cent is required",
+        }
     ]
     duplicate = CASE_FILE.replace("id: fixture-ev-wrong-on-purpose", "id: fixture-ev-cap")
     assert post_file(client, duplicate).json()["errors"][0]["field"] == "id"
@@ -247,7 +262,9 @@ def test_import_refuses_other_media_types_and_big_bodies(
     client: TestClient, admin_token: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     response = client.post(
-        "/v1/cases/import", content=CASE_FILE, headers={"authorization": f"Bearer {admin_token}", "content-type": "text/plain"}
+        "/v1/cases/import",
+        content=CASE_FILE,
+        headers={"authorization": f"Bearer {admin_token}", "content-type": "text/plain"},
     )
     assert response.status_code == 415 and response.headers["content-type"] == "application/problem+json"
     monkeypatch.setattr(case_routes, "MAX_CASE_FILE_BYTES", 100)
@@ -326,7 +343,11 @@ def test_failures_are_reported_as_the_cli_reports_them(
     api_report = client.post("/v1/cases/run").json()
     printed = cli_report(tmp_path, case_file, versions_dir=fixture_tree)
     assert api_report["summary"] | {"seconds": 0} == {
-        "cases": 2, "passed": 1, "failed": 1, "errors": 0, "seconds": 0
+        "cases": 2,
+        "passed": 1,
+        "failed": 1,
+        "errors": 0,
+        "seconds": 0,
     }
     assert comparable(api_report) == comparable(printed)
     (failed,) = [c for c in api_report["cases"] if c["outcome"] == "failed"]
@@ -381,7 +402,11 @@ def test_cli_import_is_idempotent_and_refuses_invalid_files(tmp_path: Path) -> N
     broken = tmp_path / "broken.yaml"
     broken.write_text(CASE_FILE.replace("status: computed", "status: done", 1), encoding="utf-8")
     refused = CliRunner().invoke(cli, ["cases", "import", str(broken), "--database-url", url])
-    assert refused.exit_code == 2 and "fixture-ev-cap" in refused.stderr and "expected.bonus.status" in refused.stderr
+    assert (
+        refused.exit_code == 2
+        and "fixture-ev-cap" in refused.stderr
+        and "expected.bonus.status" in refused.stderr
+    )
     engine = make_engine(url)
     with Session(engine) as session:
         assert len(current_rows(session)) == total
