@@ -114,8 +114,9 @@ def sqlite_engine() -> Engine:
 
 
 @contextmanager
-def postgres_engine() -> Iterator[Engine]:
-    """A PostgreSQL engine on a schema of its own (dropped afterwards), so runs never collide."""
+def postgres_engine(migrate: bool = True) -> Iterator[Engine]:
+    """A PostgreSQL engine on a schema of its own (dropped afterwards), so runs never collide; migrated to
+    the head revision unless ``migrate`` is false (an empty schema)."""
     url = os.environ.get("TEST_DATABASE_URL")
     if not url:
         pytest.skip(NO_POSTGRES)
@@ -128,7 +129,8 @@ def postgres_engine() -> Iterator[Engine]:
         connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
     engine = make_engine(url, connect_args={"options": f"-csearch_path={schema}"})
     try:
-        create_tables(engine)  # the migrations, in the test's own schema
+        if migrate:
+            create_tables(engine)  # the migrations, in the test's own schema
         yield engine
     finally:
         engine.dispose()
