@@ -11,12 +11,14 @@ CSV header; 3 invalid catalogue.
 from __future__ import annotations
 
 import csv
+import gc
 import multiprocessing
 import os
 import sys
 import time
 from collections import deque
 from collections.abc import Iterator
+from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO
@@ -42,26 +44,40 @@ _STATE: dict[str, Any] = {}  # this process's engine and CSV plan (workers inher
 
 @app.command()
 def batch(
-    input_path: Annotated[str, typer.Argument(metavar="INPUT", help="CSV or JSON Lines file; '-' reads standard input.")],
-    out: Annotated[Path | None, typer.Option("--out", help="Write the results here (default: standard output).")] = None,
-    format: Annotated[Format | None, typer.Option("--format", help="csv or jsonl (default: from the extension, else csv).")] = None,  # noqa: A002
-    workers: Annotated[int | None, typer.Option("--workers", min=1, help=(
-        "Processes computing chunks (default: one per core for inputs over 4 MB, else 1)."))] = None,
+    input_path: Annotated[
+        str, typer.Argument(metavar="INPUT", help="CSV or JSON Lines file; '-' reads standard input.")
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the results here (default: standard output).")
+    ] = None,
+    format: Annotated[
+        Format | None, typer.Option("--format", help="csv or jsonl (default: from the extension, else csv).")
+    ] = None,  # noqa: A002
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            help=("Processes computing chunks (default: one per core for inputs over 4 MB, else 1)."),
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No summary on standard error.")] = False,
     versions_dir: VersionsDir = None,
 ) -> None:
-    """Compute many purchases: CSV (documented header) or JSON Lines in, results streamed out in the same format."""
+    """Compute many purchases: CSV (documented header) or JSON Lines in, results out in the same format."""
     kind = format or (Format.JSONL if input_path.endswith((".jsonl", ".ndjson")) else Format.CSV)
-    source = _open_input(input_path)
-    size = os.fstat(source.fileno()).st_size if input_path != "-" else 0
-    _STATE["engine"] = Engine(catalogue_from(versions_dir))
-    header, first_line = (_header(source), 2) if kind is Format.CSV else (None, 1)
-    count = workers or ((os.cpu_count() or 1) if size >= PARALLEL_FROM_BYTES else 1)
-    sink = out.open("w", encoding="utf-8", newline="") if out else sys.stdout
-    started = time.perf_counter()
-    progress = _Progress(size, enabled=sys.stderr.isatty() and not quiet)
-    totals = ChunkResult()
-    try:
+    with ExitStack() as stack:
+        source = _open_input(input_path)
+        if input_path != "-":
+            stack.enter_context(source)
+        size = os.fstat(source.fileno()).st_size if input_path != "-" else 0
+        _STATE["engine"] = Engine(catalogue_from(versions_dir))
+        header, first_line = (_header(source), 2) if kind is Format.CSV else (None, 1)
+        count = workers or ((os.cpu_count() or 1) if size >= PARALLEL_FROM_BYTES else 1)
+        sink = stack.enter_context(out.open("w", encoding="utf-8", newline="")) if out else sys.stdout
+        started = time.perf_counter()
+        progress = stack.enter_context(_Progress(size, enabled=sys.stderr.isatty() and not quiet))
+        totals = ChunkResult()
         if kind is Format.CSV:
             csv.writer(sink, lineterminator="\n").writerow(OUTPUT_COLUMNS)
         blocks = _blocks(source, first_line, csv_quotes=kind is Format.CSV, progress=progress)
@@ -69,11 +85,6 @@ def batch(
             sink.write(result.text)
             _add(totals, result)
             progress.update(totals.rows)
-    finally:
-        progress.close()
-        if out:
-            sink.close()
-        source.close()
     if not quiet:
         _summary(totals, time.perf_counter() - started, count)
     raise typer.Exit(1 if totals.invalid else 0)
@@ -121,14 +132,17 @@ def _blocks(source: BinaryIO, first_line: int, *, csv_quotes: bool, progress: _P
         yield line, carry
 
 
-def _run(blocks: Iterator[Block], workers: int, header: list[str] | None,
-         versions_dir: Path | None) -> Iterator[ChunkResult]:
+def _run(
+    blocks: Iterator[Block], workers: int, header: list[str] | None, versions_dir: Path | None
+) -> Iterator[ChunkResult]:
     """Each block's result, in input order; in worker processes when ``workers`` > 1."""
     _setup(None, header)
     if workers == 1:
         yield from map(_work, blocks)
         return
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
     with context.Pool(workers, initializer=_setup, initargs=(versions_dir, header)) as pool:
         pending: deque[Any] = deque()
         for block in blocks:
@@ -145,6 +159,9 @@ def _setup(versions_dir: Path | None, header: list[str] | None) -> None:
 
         _STATE["engine"] = Engine(load_catalogue(versions_dir))
     _STATE["plan"] = CsvPlan(header) if header is not None else None
+    # The catalogue, the engine and the modules live as long as the process: out of the collector's way.
+    # A full collection otherwise walks them every few thousand rows (measured: up to 30 % of the time).
+    gc.freeze()
 
 
 def _work(block: Block) -> ChunkResult:
@@ -166,9 +183,12 @@ def _add(totals: ChunkResult, result: ChunkResult) -> None:
 def _summary(totals: ChunkResult, elapsed: float, workers: int) -> None:
     share = 100 * totals.fallbacks / totals.results if totals.results else 0.0
     rate = totals.rows / elapsed if elapsed else 0.0
-    lines = [f"vigueur batch: {totals.rows} rows, {totals.results} results, {totals.invalid} invalid rows; "
-             f"{totals.fallbacks} results ({share:.2f} %) by the explained path; {elapsed:.2f} s, {rate:,.0f} rows/s, "
-             f"{workers} process(es)"]
+    lines = [
+        f"vigueur batch: {totals.rows} rows, {totals.results} results, {totals.invalid} invalid rows; "
+        f"{totals.fallbacks} results ({share:.2f} %) by the explained path; "
+        f"{elapsed:.2f} s, {rate:,.0f} rows/s, "
+        f"{workers} process(es)"
+    ]
     if totals.first_error:
         lines.append(f"first invalid row: {totals.first_error}")
     typer.echo("\n".join(lines), err=True)
@@ -193,6 +213,9 @@ class _Progress:
         sys.stderr.write(f"\rbatch: {share}{rows:,} rows · {rows / (now - self.started):,.0f} rows/s   ")
         sys.stderr.flush()
 
-    def close(self) -> None:
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *_: object) -> None:
         if self.enabled:
             sys.stderr.write("\n")

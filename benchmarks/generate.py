@@ -1,4 +1,4 @@
-"""A mixed batch of purchases for the benchmark: every version, every branch, decisive dates over every period.
+"""A mixed batch of purchases for the benchmark: every version, every branch, dates over every period.
 
 Deterministic (seeded). Each row targets a version of either scheme drawn uniformly, or (one row in
 twenty) a declared gap, with its decisive day uniform in that period; facts are drawn per category so
@@ -18,19 +18,51 @@ from pathlib import Path
 from api.batch_io import CSV_COLUMNS
 from legislation import Catalogue, Role
 
-OPTIONAL = ("vehicle_energy", "vehicle_co2_g_per_km", "vehicle_acquisition_cost", "buyer_person_kind",
-            "vehicle_previously_registered", "buyer_reference_income_per_share", "vehicle_critair",
-            "buyer_income_tax_nil", "vehicle_euro_standard", "vehicle_city_electric_range_km")
-CATEGORIES = [("passenger_car", 58), ("van", 15), ("two_three_wheeler", 12), ("electric_bicycle", 6), ("light_m2_n2", 4)]
-ENERGIES = [("electric", 34), ("hydrogen", 2), ("petrol_electric_hybrid", 16), ("diesel_electric_hybrid", 5),
-            ("lpg_electric_hybrid", 2), ("cng_electric_hybrid", 2), ("petrol", 22), ("diesel", 14), ("lpg", 2), ("cng", 1)]
+OPTIONAL = (
+    "vehicle_energy",
+    "vehicle_co2_g_per_km",
+    "vehicle_acquisition_cost",
+    "buyer_person_kind",
+    "vehicle_previously_registered",
+    "buyer_reference_income_per_share",
+    "vehicle_critair",
+    "buyer_income_tax_nil",
+    "vehicle_euro_standard",
+    "vehicle_city_electric_range_km",
+)
+CATEGORIES = [
+    ("passenger_car", 58),
+    ("van", 15),
+    ("two_three_wheeler", 12),
+    ("electric_bicycle", 6),
+    ("light_m2_n2", 4),
+]
+ENERGIES = [
+    ("electric", 34),
+    ("hydrogen", 2),
+    ("petrol_electric_hybrid", 16),
+    ("diesel_electric_hybrid", 5),
+    ("lpg_electric_hybrid", 2),
+    ("cng_electric_hybrid", 2),
+    ("petrol", 22),
+    ("diesel", 14),
+    ("lpg", 2),
+    ("cng", 1),
+]
 
 
 def periods(catalogue: Catalogue) -> tuple[list[tuple[str, date, date]], list[tuple[str, date, date]]]:
     """(scheme, first day, last day) of every amounts version, and of every declared gap."""
-    versions = [(v.scheme.value, v.valid_from, v.last_day or v.valid_from + timedelta(days=365))
-                for v in catalogue.versions.values() if v.role is Role.AMOUNTS and v.scheme is not None]
-    gaps = [(t.scheme.value, g.start, g.end - timedelta(days=1)) for t in catalogue.timelines.values() for g in t.gaps]
+    versions = [
+        (v.scheme.value, v.valid_from, v.last_day or v.valid_from + timedelta(days=365))
+        for v in catalogue.versions.values()
+        if v.role is Role.AMOUNTS and v.scheme is not None
+    ]
+    gaps = [
+        (t.scheme.value, g.start, g.end - timedelta(days=1))
+        for t in catalogue.timelines.values()
+        for g in t.gaps
+    ]
     return sorted(versions), sorted(gaps)
 
 
@@ -46,12 +78,19 @@ def _day(rng: random.Random, first: date, last: date) -> date:
     return first + timedelta(days=rng.randint(0, (last - first).days))
 
 
-def row(rng: random.Random, number: int, versions: list[tuple[str, date, date]],
-        gaps: list[tuple[str, date, date]]) -> dict[str, str]:
+def row(
+    rng: random.Random,
+    number: int,
+    versions: list[tuple[str, date, date]],
+    gaps: list[tuple[str, date, date]],
+) -> dict[str, str]:
     """One purchase as CSV cells (column → text; absent = empty)."""
     scheme, first, last = rng.choice(gaps) if rng.random() < 0.05 and gaps else rng.choice(versions)
     decisive = _day(rng, first, last)
-    r: dict[str, str] = {"id": f"P{number}", "schemes": scheme if rng.random() < 0.7 else "bonus|conversion_premium"}
+    r: dict[str, str] = {
+        "id": f"P{number}",
+        "schemes": scheme if rng.random() < 0.7 else "bonus|conversion_premium",
+    }
     lease = rng.random() < 0.15
     r["acquisition"] = "lease" if lease else "purchase"
     r["first_rent_date" if lease else "invoice_date"] = decisive.isoformat()
@@ -106,7 +145,9 @@ def _vehicle(rng: random.Random, r: dict[str, str], decisive: date) -> None:
         if energy.endswith("_hybrid"):
             r["vehicle_electric_motor_power_30min_kw"] = f"{rng.uniform(4, 60):.1f}"
         r["vehicle_euro_standard"] = rng.choice(["euro_4", "euro_5", "euro_6", "euro_6"])
-        r["vehicle_critair"] = "electric" if energy in ("electric", "hydrogen") else rng.choice(["1", "1", "2", "3"])
+        r["vehicle_critair"] = (
+            "electric" if energy in ("electric", "hydrogen") else rng.choice(["1", "1", "2", "3"])
+        )
         if category == "van":
             r["vehicle_van_class"] = rng.choice(["I", "II", "III"])
     used = rng.random() < 0.12
@@ -118,8 +159,12 @@ def _vehicle(rng: random.Random, r: dict[str, str], decisive: date) -> None:
 
 
 def _buyer(rng: random.Random, r: dict[str, str]) -> None:
-    r["buyer_person_kind"] = _pick(rng, [("natural_person", 75), ("legal_person", 20), ("state_administration", 5)])
-    r["buyer_reference_income_per_share"] = rng.choice([_money(rng, 0, 6300), _money(rng, 6300, 14000), _money(rng, 13000, 45000)])
+    r["buyer_person_kind"] = _pick(
+        rng, [("natural_person", 75), ("legal_person", 20), ("state_administration", 5)]
+    )
+    r["buyer_reference_income_per_share"] = rng.choice(
+        [_money(rng, 0, 6300), _money(rng, 6300, 14000), _money(rng, 13000, 45000)]
+    )
     r["buyer_income_tax_nil"] = "true" if rng.random() < 0.3 else "false"
     r["buyer_home_work_distance_km"] = f"{rng.uniform(0, 80):.1f}"
     r["buyer_professional_km_per_year"] = str(rng.randint(0, 30000))
@@ -143,7 +188,7 @@ def write_csv(catalogue: Catalogue, path: Path, count: int, seed: int = 2024) ->
 
 def request(cells: dict[str, str]) -> dict[str, object]:
     """The same purchase as a request of the JSON contract (for JSON Lines and the HTTP API)."""
-    from api.batch_io import BOOLEANS
+    from api.batch_csv import BOOLEANS
 
     doc: dict[str, object] = {}
     groups = {"vehicle_": "vehicle", "buyer_": "buyer", "scrapped_": "scrapped_vehicle"}
@@ -161,7 +206,7 @@ def request(cells: dict[str, str]) -> dict[str, object]:
         if prefix is None:
             doc[column] = value
         else:
-            doc.setdefault(groups[prefix], {})[column[len(prefix):]] = value  # type: ignore[index]
+            doc.setdefault(groups[prefix], {})[column[len(prefix) :]] = value  # type: ignore[index]
     if cells.get("scrapped_vehicle") == "true":
         doc.setdefault("scrapped_vehicle", {})
     return doc

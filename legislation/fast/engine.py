@@ -68,25 +68,42 @@ class VersionPlan:
         self.clauses = clauses
         if clauses:
             self.deadline = max(c.decisive_on_or_before for c in clauses)
-            self.order_until = max(c.order_limit + timedelta(days=1) if c.inclusive else c.order_limit for c in clauses)
+            self.order_until = max(
+                c.order_limit + timedelta(days=1) if c.inclusive else c.order_limit for c in clauses
+            )
+
+
+# What a decisive day gives for one scheme, unpacked in one go: (the version's kernel, the clauses'
+# latest deadline and order limit, the version's plan — None in a gap —, the outcome of a gap).
+Dispatch = tuple[Kernel | None, date, date, "VersionPlan | None", Outcome | None]
 
 
 class SchemePlan:
-    """One scheme's timeline, compiled: start ordinals, plans, and a day → plan cache."""
+    """One scheme's timeline, compiled: start ordinals, plans, and a day → dispatch cache."""
 
-    __slots__ = ("scheme", "name", "starts", "plans", "cache")
+    __slots__ = ("scheme", "name", "starts", "plans", "cache", "gap")
 
     def __init__(self, scheme: Scheme, plans: list[VersionPlan]) -> None:
         self.scheme = scheme
         self.name = scheme.value
         self.plans = sorted(plans, key=lambda p: p.version.valid_from)
         self.starts = [p.version.valid_from.toordinal() for p in self.plans]
-        self.cache: dict[date, VersionPlan | None] = {}
+        self.cache: dict[date, Dispatch] = {}
+        self.gap: Dispatch = (
+            None,
+            date.min,
+            date.min,
+            None,
+            (self.name, NO_VERSION, None, None, None, None, None),
+        )
 
-    def find(self, day: date) -> VersionPlan | None:
-        """The plan of the version in force on ``day`` (``valid_from <= day < valid_until``), or None."""
+    def find(self, day: date) -> Dispatch:
+        """The dispatch of the version in force on ``day`` (``valid_from <= day < valid_until``) or a gap."""
         i = bisect_right(self.starts, day.toordinal()) - 1
-        found = self.plans[i] if i >= 0 and self.plans[i].version.is_in_force(day) else None
+        found = self.gap
+        if i >= 0 and self.plans[i].version.is_in_force(day):
+            plan = self.plans[i]
+            found = (plan.kernel, plan.deadline, plan.order_until, plan, None)
         if len(self.cache) < _CACHE_LIMIT:
             self.cache[day] = found
         return found
@@ -98,10 +115,15 @@ class Engine:
     def __init__(self, catalogue: Catalogue, builders: dict[str, Builder] | None = None) -> None:
         self.catalogue = catalogue
         builders = BUILDERS if builders is None else builders
-        plans = {vid: VersionPlan(version=v, kernel=_build(v, catalogue, builders)) for vid, v in catalogue.versions.items()}
+        plans = {
+            vid: VersionPlan(version=v, kernel=_build(v, catalogue, builders))
+            for vid, v in catalogue.versions.items()
+        }
         for plan in plans.values():
             plan.set_clauses(tuple(_clause_plan(c, plans) for c in plan.version.transitional))
-        self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
+        self.schemes = {
+            s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme
+        }
         self._plans_of = {id(t): (t, tuple(self.schemes[s] for s in t)) for t in SCHEME_TUPLES}
         self.compiled = sorted(vid for vid, p in plans.items() if p.kernel is not None)
         self.fallbacks = 0  # scheme-rows sent to the explained path
@@ -110,42 +132,47 @@ class Engine:
         """Every scheme of the row; :class:`InvalidDates` exactly as the explained path raises it."""
         day = row.first_rent_date if row.acquisition is LEASE else row.invoice_date
         order = row.order_date
-        if day is None or (order is not None and (
+        if day is None or (
+            order is not None
+            and (
                 (row.invoice_date is not None and row.invoice_date < order)
-                or (row.first_rent_date is not None and row.first_rent_date < order))):
+                or (row.first_rent_date is not None and row.first_rent_date < order)
+            )
+        ):
             decisive_date(row.to_purchase())  # raises the explained path's InvalidDates
         assert day is not None
         if not row.exact:
             return [self.explained(row, s) for s in row.schemes]
         schemes = row.schemes
         shared = self._plans_of.get(id(schemes))
-        plans = shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
-        results = []
+        plans = (
+            shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
+        )
+        results: list[Outcome] = []
+        decided: Outcome | None
         for plan in plans:
             try:
-                version = plan.cache[day]
+                kernel, deadline, order_until, version, gap = plan.cache[day]
             except KeyError:
-                version = plan.find(day)
-            if version is None:
-                results.append((plan.name, NO_VERSION, None, None, None, None, None))
-                continue
-            kernel = version.kernel
+                kernel, deadline, order_until, version, gap = plan.find(day)
             if kernel is not None:
-                if order is None or day > version.deadline or order >= version.order_until:
+                if order is None or day > deadline or order >= order_until:  # no clause can be open
                     decided = kernel(row, NO_BRANCHES)
-                    if decided is not None:
-                        results.append(decided)
-                        continue
                 else:
-                    outcome = self._with_clauses(row, version, day, plan.name)
-                    if outcome is not None:
-                        results.append(outcome)
-                        continue
+                    assert version is not None
+                    decided = self._with_clauses(row, version, day, plan.name)
+                if decided is not None:
+                    results.append(decided)
+                    continue
+            elif version is None:
+                assert gap is not None
+                results.append(gap)
+                continue
             results.append(self.explained(row, plan.scheme))
         return results
 
     def _with_clauses(self, row: Row, plan: VersionPlan, day: date, scheme: str) -> Outcome | None:
-        """resolver.calculate for a version whose clauses may be open; None sends the row to the explained path."""
+        """resolver.calculate for a version whose clauses may be open; None: the explained path decides."""
         opened = [c for c in plan.clauses if _is_open(c, row, day)]
         inline = frozenset(b for c in opened if c.keeps is KeepMode.INLINE for b in c.branches)
         assert plan.kernel is not None
@@ -185,7 +212,15 @@ def explained_outcome(catalogue: Catalogue, row: Row, scheme: Scheme) -> Outcome
     if version is None or award is None:
         return scheme.value, result.status, None, None, None, None, None
     kept_id = award.version_id if result.kept_by is not None else None
-    return scheme.value, result.status, cents(award.amount), award.eligible, version.id, award.paragraph, kept_id
+    return (
+        scheme.value,
+        result.status,
+        cents(award.amount),
+        award.eligible,
+        version.id,
+        award.paragraph,
+        kept_id,
+    )
 
 
 def _build(version: Version, catalogue: Catalogue, builders: dict[str, Builder]) -> Kernel | None:
@@ -201,9 +236,12 @@ def _build(version: Version, catalogue: Catalogue, builders: dict[str, Builder])
 
 def _clause_plan(clause: TransitionalClause, plans: dict[str, VersionPlan]) -> ClausePlan:
     return ClausePlan(
-        inclusive=clause.order_test is OrderTest.ORDERED_ON_OR_BEFORE, order_limit=clause.order_limit,
-        decisive_on_or_before=clause.decisive_on_or_before, new_vehicles_only=clause.new_vehicles_only,
-        keeps=clause.keeps, branches=frozenset(clause.branches),
+        inclusive=clause.order_test is OrderTest.ORDERED_ON_OR_BEFORE,
+        order_limit=clause.order_limit,
+        decisive_on_or_before=clause.decisive_on_or_before,
+        new_vehicles_only=clause.new_vehicles_only,
+        keeps=clause.keeps,
+        branches=frozenset(clause.branches),
         kept=plans.get(clause.kept_version_id) if clause.kept_version_id else None,
     )
 

@@ -1,4 +1,4 @@
-"""The flat row a batch calculation reads: every fact of a :class:`~legislation.facts.Purchase`, one attribute each.
+"""The flat row a batch calculation reads: every fact of a :class:`~legislation.facts.Purchase`, flat.
 
 A ``Purchase`` is three frozen dataclasses (about 13 µs to build); a batch of a million rows cannot afford
 that before it computes anything. A :class:`Row` holds the same facts in one mutable slotted object —
@@ -10,7 +10,7 @@ decimals) and kW, kWh, km as **thousandths** (:data:`QUANTITY_FIELDS`, three dec
 arithmetic is exact and four to five times faster than ``Decimal`` here (an add, a compare, a multiply
 and a ``quantize`` cost 0.7 µs in ``Decimal``, 0.15 µs in ``int``). A ``Purchase`` whose amounts do not
 fit (more decimals than the contract allows, negative, absurdly large) gives a row with ``exact=False``,
-which the engine sends to the explained path whole. Attribute names are the CSV column names of ``vigueur batch``:
+which the engine sends to the explained path whole. Attribute names are the CSV columns of ``vigueur batch``:
 ``vehicle_*`` for :class:`Vehicle`, ``buyer_*`` for :class:`Buyer`, ``scrapped_*`` for
 :class:`ScrappedVehicle` (``scrapped_vehicle`` says whether there is one).
 """
@@ -38,7 +38,11 @@ from legislation.facts import Buyer, Purchase, ScrappedVehicle, Vehicle
 ALL_SCHEMES: tuple[Scheme, ...] = tuple(Scheme)
 # The scheme tuples a row may share: one object each, so the engine finds their plans by identity
 # (an enum's hash is computed in Python, too slow for a lookup per row).
-SCHEME_TUPLES: tuple[tuple[Scheme, ...], ...] = (ALL_SCHEMES, *((s,) for s in Scheme), tuple(reversed(ALL_SCHEMES)))
+SCHEME_TUPLES: tuple[tuple[Scheme, ...], ...] = (
+    ALL_SCHEMES,
+    *((s,) for s in Scheme),
+    tuple(reversed(ALL_SCHEMES)),
+)
 
 
 def shared_schemes(schemes: tuple[Scheme, ...]) -> tuple[Scheme, ...]:
@@ -128,10 +132,20 @@ class Row:
 
 
 CENTS, THOUSANDTHS = 100, 1000
-MONEY_FIELDS = ("vehicle_acquisition_cost", "vehicle_battery_rental_cost", "buyer_reference_income_per_share",
-                "bonus_ecologique_amount")
-QUANTITY_FIELDS = ("vehicle_electric_motor_power_30min_kw", "vehicle_net_max_power_kw", "vehicle_battery_energy_kwh",
-                   "vehicle_city_electric_range_km", "buyer_home_work_distance_km", "buyer_professional_km_per_year")
+MONEY_FIELDS = (
+    "vehicle_acquisition_cost",
+    "vehicle_battery_rental_cost",
+    "buyer_reference_income_per_share",
+    "bonus_ecologique_amount",
+)
+QUANTITY_FIELDS = (
+    "vehicle_electric_motor_power_30min_kw",
+    "vehicle_net_max_power_kw",
+    "vehicle_battery_energy_kwh",
+    "vehicle_city_electric_range_km",
+    "buyer_home_work_distance_km",
+    "buyer_professional_km_per_year",
+)
 SCALES: dict[str, int] = {**dict.fromkeys(MONEY_FIELDS, CENTS), **dict.fromkeys(QUANTITY_FIELDS, THOUSANDTHS)}
 _LIMIT = 10**18  # beyond this, Decimal's 28 digits could round where integers do not: leave it to Decimal
 

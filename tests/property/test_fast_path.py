@@ -55,7 +55,7 @@ ENGINE = KernelOnly(CATALOGUE)
 
 
 def _days() -> list[date]:
-    """Every start, last day and transitional deadline or order limit of the catalogue, with its neighbours."""
+    """Every start, end, transitional deadline and order limit of the catalogue, with its neighbours."""
     marks: set[date] = set()
     for v in CATALOGUE.versions.values():
         marks.add(v.valid_from)
@@ -71,27 +71,45 @@ def _numbers() -> tuple[list[Decimal], list[Decimal]]:
     values = [p.value for v in CATALOGUE.versions.values() for p in v.parameters.values()]
     rates = [x for x in values if 0 < x < 1]
     money = {x + d for x in values if x >= 1 for d in (Decimal("-0.01"), Decimal("0"), Decimal("0.01"))}
-    money |= {(cap / r).quantize(Decimal("0.01")) + d for cap in values if cap >= 100 for r in rates
-              for d in (Decimal("-0.01"), Decimal("0"), Decimal("0.01"))}
-    quantities = {x + d for x in values if x < 200 for d in (Decimal("-0.001"), Decimal("0"), Decimal("0.001"))}
+    money |= {
+        (cap / r).quantize(Decimal("0.01")) + d
+        for cap in values
+        if cap >= 100
+        for r in rates
+        for d in (Decimal("-0.01"), Decimal("0"), Decimal("0.01"))
+    }
+    quantities = {
+        x + d for x in values if x < 200 for d in (Decimal("-0.001"), Decimal("0"), Decimal("0.001"))
+    }
     cent, milli = Decimal("0.01"), Decimal("0.001")
-    return sorted({m.quantize(cent) for m in money if m >= 0}), sorted({q.quantize(milli) for q in quantities if q >= 0})
+    return sorted({m.quantize(cent) for m in money if m >= 0}), sorted(
+        {q.quantize(milli) for q in quantities if q >= 0}
+    )
 
 
 DAYS = _days()
 BOUNDARY_MONEY, BOUNDARY_QUANTITIES = _numbers()
 FIRST, LAST = DAYS[0] - timedelta(days=400), DAYS[-1] + timedelta(days=400)
 
-PERIODS = sorted({(v.valid_from, v.last_day or v.valid_from + timedelta(days=365)) for v in CATALOGUE.versions.values()}
-                 | {(g.start, g.end - timedelta(days=1)) for t in CATALOGUE.timelines.values() for g in t.gaps}
-                 | {(FIRST, DAYS[0]), (DAYS[-1], LAST)})
+PERIODS = sorted(
+    {(v.valid_from, v.last_day or v.valid_from + timedelta(days=365)) for v in CATALOGUE.versions.values()}
+    | {(g.start, g.end - timedelta(days=1)) for t in CATALOGUE.timelines.values() for g in t.gaps}
+    | {(FIRST, DAYS[0]), (DAYS[-1], LAST)}
+)
 # A day on or next to a boundary, or any day of a version's period or of a gap, each period as likely.
 day = st.one_of(st.sampled_from(DAYS), st.sampled_from(PERIODS).flatmap(lambda p: st.dates(p[0], p[1])))
 money = st.one_of(st.sampled_from(BOUNDARY_MONEY), st.decimals(min_value=0, max_value=120000, places=2))
 quantity = st.one_of(st.sampled_from(BOUNDARY_QUANTITIES), st.decimals(min_value=0, max_value=40, places=3))
 income = st.one_of(st.sampled_from(BOUNDARY_MONEY), st.decimals(min_value=0, max_value=40000, places=2))
-CO2_MARKS = sorted({int(p.value) + d for v in CATALOGUE.versions.values() for n, p in v.parameters.items()
-                    if "co2" in n for d in (-1, 0, 1)})
+CO2_MARKS = sorted(
+    {
+        int(p.value) + d
+        for v in CATALOGUE.versions.values()
+        for n, p in v.parameters.items()
+        if "co2" in n
+        for d in (-1, 0, 1)
+    }
+)
 co2 = st.one_of(st.sampled_from(CO2_MARKS), st.integers(min_value=0, max_value=200))
 
 
@@ -131,38 +149,60 @@ buyers = st.builds(
     reference_income_per_share=mostly(income),
     income_tax_nil=mostly(st.booleans()),
     home_work_distance_km=mostly(st.one_of(quantity, st.decimals(min_value=0, max_value=80, places=3))),
-    professional_km_per_year=mostly(st.one_of(st.decimals(min_value=0, max_value=30000, places=3),
-                                              st.sampled_from([Decimal("12000"), Decimal("12000.001")]))),
+    professional_km_per_year=mostly(
+        st.one_of(
+            st.decimals(min_value=0, max_value=30000, places=3),
+            st.sampled_from([Decimal("12000"), Decimal("12000.001")]),
+        )
+    ),
 )
-LANDMARKS = [date(2001, 1, 1) + timedelta(days=k) for k in (-1, 0, 1)]  # « immatriculé avant le 1er janvier 2001 »
+LANDMARKS = [
+    date(2001, 1, 1) + timedelta(days=k) for k in (-1, 0, 1)
+]  # « immatriculé avant le 1er janvier 2001 »
 
 
 def near(decisive: date) -> st.SearchStrategy[date]:
     """A day tied to the decisive date (whole months before or after it, ± one day), or any day."""
     months = st.sampled_from([-15 * 12, -12, -6, -1, 0, 1, 6, 12])
     shifted = st.tuples(months, st.sampled_from([-1, 0, 0, 1])).map(
-        lambda t: add_months(decisive, t[0]) + timedelta(days=t[1]))
-    return st.one_of(shifted, shifted, st.sampled_from(LANDMARKS), st.dates(date(1985, 1, 1), date(2022, 12, 31)))
+        lambda t: add_months(decisive, t[0]) + timedelta(days=t[1])
+    )
+    return st.one_of(
+        shifted, shifted, st.sampled_from(LANDMARKS), st.dates(date(1985, 1, 1), date(2022, 12, 31))
+    )
 
 
 def scrapped(decisive: date) -> st.SearchStrategy[ScrappedVehicle | None]:
-    return st.one_of(st.none(), st.builds(
-        ScrappedVehicle, energy=mostly(often(Energy.DIESEL, st.sampled_from(Energy))),
-        category=mostly(often(VehicleCategory.PASSENGER_CAR, st.sampled_from(VehicleCategory))),
-        first_registration_date=mostly(near(decisive)), owned_since=mostly(near(decisive)),
-        destruction_date=mostly(near(decisive))))
+    return st.one_of(
+        st.none(),
+        st.builds(
+            ScrappedVehicle,
+            energy=mostly(often(Energy.DIESEL, st.sampled_from(Energy))),
+            category=mostly(often(VehicleCategory.PASSENGER_CAR, st.sampled_from(VehicleCategory))),
+            first_registration_date=mostly(near(decisive)),
+            owned_since=mostly(near(decisive)),
+            destruction_date=mostly(near(decisive)),
+        ),
+    )
 
 
 @st.composite
 def purchases(draw: st.DrawFn) -> Purchase:
     decisive = draw(day)
     lease = draw(st.booleans())
-    order = draw(st.one_of(st.none(), st.integers(min_value=-2, max_value=400).map(lambda n: decisive - timedelta(days=n)),
-                           st.sampled_from(DAYS)))
+    order = draw(
+        st.one_of(
+            st.none(),
+            st.integers(min_value=-2, max_value=400).map(lambda n: decisive - timedelta(days=n)),
+            st.sampled_from(DAYS),
+        )
+    )
     return Purchase(
         acquisition=Acquisition.LEASE if lease else Acquisition.PURCHASE,
         order_date=order,
-        invoice_date=draw(st.one_of(st.none(), st.just(decisive))) if lease else draw(mostly(st.just(decisive))),
+        invoice_date=draw(st.one_of(st.none(), st.just(decisive)))
+        if lease
+        else draw(mostly(st.just(decisive))),
         first_rent_date=decisive if lease else draw(st.one_of(st.none(), day)),
         lease_duration_months=draw(st.one_of(st.none(), st.integers(min_value=1, max_value=60))),
         vehicle=replace(draw(vehicles), first_registration_date=draw(st.one_of(st.none(), near(decisive)))),
@@ -206,7 +246,9 @@ def test_row_round_trip_keeps_every_fact(purchase: Purchase) -> None:
     row = Row.from_purchase(purchase)
     assert row.exact
     rebuilt = Row(**{name: getattr(row, name) for name in ROW_FIELDS}).to_purchase()  # without its source
-    assert Row.from_purchase(rebuilt) == Row(**{name: getattr(row, name) for name in ROW_FIELDS}, source=rebuilt)
+    assert Row.from_purchase(rebuilt) == Row(
+        **{name: getattr(row, name) for name in ROW_FIELDS}, source=rebuilt
+    )
 
 
 def test_kernels_decide_most_generated_rows() -> None:
@@ -218,8 +260,12 @@ def test_kernels_decide_most_generated_rows() -> None:
     def run(purchase: Purchase) -> None:
         row = Row.from_purchase(purchase)
         day_ = row.first_rent_date if row.acquisition is Acquisition.LEASE else row.invoice_date
-        compiled = [day_ is not None and (v := CATALOGUE.timeline(s).find(day_)) is not None and v.id in ENGINE.compiled
-                    for s in purchase.schemes]
+        compiled = [
+            day_ is not None
+            and (v := CATALOGUE.timeline(s).find(day_)) is not None
+            and v.id in ENGINE.compiled
+            for s in purchase.schemes
+        ]
         kinds.update(k for k, c in zip(compare(purchase), compiled, strict=False) if c and k != "invalid")
 
     run()
@@ -228,10 +274,15 @@ def test_kernels_decide_most_generated_rows() -> None:
 
 
 def test_inexact_amounts_go_to_the_explained_path() -> None:
-    purchase = Purchase(acquisition=Acquisition.PURCHASE, invoice_date=date(2020, 7, 1),
-                        vehicle=Vehicle(category=VehicleCategory.PASSENGER_CAR, co2_g_per_km=0,
-                                        acquisition_cost=Decimal("30000.005")),
-                        buyer=Buyer(person_kind=PersonKind.NATURAL_PERSON), schemes=(Scheme.BONUS,))
+    purchase = Purchase(
+        acquisition=Acquisition.PURCHASE,
+        invoice_date=date(2020, 7, 1),
+        vehicle=Vehicle(
+            category=VehicleCategory.PASSENGER_CAR, co2_g_per_km=0, acquisition_cost=Decimal("30000.005")
+        ),
+        buyer=Buyer(person_kind=PersonKind.NATURAL_PERSON),
+        schemes=(Scheme.BONUS,),
+    )
     row = Row.from_purchase(purchase)
     assert not row.exact
     engine = Engine(CATALOGUE)

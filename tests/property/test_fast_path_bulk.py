@@ -49,13 +49,23 @@ class Pools:
         texts = [version, *(CATALOGUE.versions[r] for r in version.relies_on)]
         values = [p.value for v in texts for p in v.parameters.values()]
         rates = [x for x in values if 0 < x < 1]
-        self.co2 = sorted({int(x) + d for x in values if x == x.to_integral_value() and x <= 300 for d in (-1, 0, 1)
-                           if int(x) + d >= 0})
+        self.co2 = sorted(
+            {
+                int(x) + d
+                for x in values
+                if x == x.to_integral_value() and x <= 300
+                for d in (-1, 0, 1)
+                if int(x) + d >= 0
+            }
+        )
         money = {x + d for x in values if x >= 100 for d in (-CENT, 0, CENT)}
-        money |= {(c / r).quantize(CENT) + d for c in values if c >= 100 for r in rates for d in (-CENT, 0, CENT)}
+        money |= {
+            (c / r).quantize(CENT) + d for c in values if c >= 100 for r in rates for d in (-CENT, 0, CENT)
+        }
         self.money = sorted(m.quantize(CENT) for m in money if m >= 0)
-        self.quantities = sorted({(x + d).quantize(MILLI) for x in values if x <= 300 for d in (-MILLI, 0, MILLI)
-                                  if x + d >= 0})
+        self.quantities = sorted(
+            {(x + d).quantize(MILLI) for x in values if x <= 300 for d in (-MILLI, 0, MILLI) if x + d >= 0}
+        )
 
 
 def pick(rng: random.Random, *options: object) -> object:
@@ -136,14 +146,24 @@ def purchase(rng: random.Random, version: Version, pools: Pools) -> Purchase:
     decisive = decisive_day(rng, version)
     lease = rng.random() < 0.25
     marks = [c.order_limit for c in version.transitional] or [version.valid_from]
-    order = pick(rng, None, decisive - timedelta(days=rng.randint(0, 150)),
-                 rng.choice(marks) + timedelta(days=rng.choice([-1, 0, 1])))
+    order = pick(
+        rng,
+        None,
+        decisive - timedelta(days=rng.randint(0, 150)),
+        rng.choice(marks) + timedelta(days=rng.choice([-1, 0, 1])),
+    )
     if order is not None and order > decisive:  # type: ignore[operator]
         order = decisive
-    category = pick(rng, VehicleCategory.PASSENGER_CAR, VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN,
-                    *VehicleCategory)
+    category = pick(
+        rng,
+        VehicleCategory.PASSENGER_CAR,
+        VehicleCategory.PASSENGER_CAR,
+        VehicleCategory.VAN,
+        *VehicleCategory,
+    )
     vehicle = Vehicle(
-        category=maybe(rng, category), energy=maybe(rng, rng.choice(list(Energy))),  # type: ignore[arg-type]
+        category=maybe(rng, category),
+        energy=maybe(rng, rng.choice(list(Energy))),  # type: ignore[arg-type]
         co2_g_per_km=maybe(rng, rng.choice(pools.co2) if rng.random() < 0.7 else rng.randint(0, 200)),  # type: ignore[arg-type]
         acquisition_cost=maybe(rng, money(rng, pools)),  # type: ignore[arg-type]
         battery_rental_cost=money(rng, pools, 9000) if rng.random() < 0.2 else Decimal("0"),
@@ -166,24 +186,34 @@ def purchase(rng: random.Random, version: Version, pools: Pools) -> Purchase:
         reference_income_per_share=maybe(rng, money(rng, pools, 40000)),  # type: ignore[arg-type]
         income_tax_nil=maybe(rng, rng.random() < 0.5),  # type: ignore[arg-type]
         home_work_distance_km=maybe(rng, quantity(rng, pools, 80), 0.2),  # type: ignore[arg-type]
-        professional_km_per_year=maybe(rng, quantity(rng, pools, 30000) if rng.random() < 0.5 else
-                                       Decimal(rng.choice(["12000", "12000.001", "11999.999"])), 0.2),  # type: ignore[arg-type]
+        professional_km_per_year=maybe(
+            rng,
+            quantity(rng, pools, 30000)
+            if rng.random() < 0.5
+            else Decimal(rng.choice(["12000", "12000.001", "11999.999"])),
+            0.2,
+        ),  # type: ignore[arg-type]
     )
     scrapped = None
     if rng.random() < 0.8:
         scrapped = ScrappedVehicle(
             energy=maybe(rng, pick(rng, Energy.DIESEL, Energy.DIESEL, *Energy)),  # type: ignore[arg-type]
-            category=maybe(rng, pick(rng, VehicleCategory.PASSENGER_CAR, VehicleCategory.PASSENGER_CAR, *VehicleCategory)),  # type: ignore[arg-type]
+            category=maybe(
+                rng, pick(rng, VehicleCategory.PASSENGER_CAR, VehicleCategory.PASSENGER_CAR, *VehicleCategory)
+            ),  # type: ignore[arg-type]
             first_registration_date=maybe(rng, first_registered(rng, decisive)),  # type: ignore[arg-type]
             owned_since=maybe(rng, owned_since(rng, decisive)),  # type: ignore[arg-type]
             destruction_date=maybe(rng, destroyed(rng, decisive)),  # type: ignore[arg-type]
         )
     return Purchase(
-        acquisition=Acquisition.LEASE if lease else Acquisition.PURCHASE, order_date=order,  # type: ignore[arg-type]
+        acquisition=Acquisition.LEASE if lease else Acquisition.PURCHASE,
+        order_date=order,  # type: ignore[arg-type]
         invoice_date=decisive if not lease or rng.random() < 0.3 else None,
         first_rent_date=decisive if lease else None,
         lease_duration_months=maybe(rng, rng.choice([12, 23, 24, 25, 36]), 0.1),  # type: ignore[arg-type]
-        vehicle=vehicle, buyer=buyer, scrapped_vehicle=scrapped,
+        vehicle=vehicle,
+        buyer=buyer,
+        scrapped_vehicle=scrapped,
         bonus_ecologique_amount=maybe(rng, money(rng, pools, 8000), 0.3),  # type: ignore[arg-type]
         schemes=(version.scheme,) if version.scheme else tuple(Scheme),
     )

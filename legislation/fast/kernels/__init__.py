@@ -1,4 +1,4 @@
-"""Compiled kernels: one module per calculator, named like it (``bonus_2020_06_01``), with ``build(version, relied)``.
+"""Compiled kernels: one module per calculator, named like it, with ``build(version, relied)``.
 
 A kernel is the fast twin of a calculator: the same rules, the same numbers (read from the version's
 parameters when it is built), no steps, no strings built per row. It returns ``(amount, eligible,

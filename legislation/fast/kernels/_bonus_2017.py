@@ -1,4 +1,4 @@
-"""The kernel of C. énergie art. D. 251-7 in its 2017 wordings (:mod:`legislation.calculators._bonus_2017`)."""
+"""Kernel of C. énergie art. D. 251-7 in its 2017 wordings (:mod:`legislation.calculators._bonus_2017`)."""
 
 from __future__ import annotations
 

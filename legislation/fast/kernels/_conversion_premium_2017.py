@@ -1,4 +1,5 @@
-"""The kernel of C. énergie art. D. 251-8 in its 2017 wordings (:mod:`legislation.calculators._conversion_premium_2017`).
+"""Kernel of C. énergie art. D. 251-8 in its 2017 wordings
+(:mod:`legislation.calculators._conversion_premium_2017`).
 
 1° (new vehicle) and 2° (household whose income tax is nil) are alternatives, the more favourable kept;
 a fact of 2° is asked only when 2° could give more than 1°, exactly as the calculator does.
@@ -21,16 +22,30 @@ ASK = object()  # a fact of 2° is missing and 2° could prevail: the explained 
 
 def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - mirrors the calculator
     p = Params(version, relied)
-    new_a_max, new_b_min, new_b_max = p.count("new_co2_max_a"), p.count("new_co2_min_b"), p.count("new_co2_max_b")
-    home_a_max, home_min, home_max = p.count("household_co2_max_a"), p.count("household_co2_min"), p.count("household_co2_max")
-    new_a, new_b = p.outcome(p.cents("new_amount_a"), True, "1° a)"), p.outcome(p.cents("new_amount_b"), True, "1° b)")
-    home_a, home_b = p.outcome(p.cents("household_amount_a"), True, "2° a)"), p.outcome(p.cents("household_amount_b"), True, "2° b)")
+    new_a_max, new_b_min, new_b_max = (
+        p.count("new_co2_max_a"),
+        p.count("new_co2_min_b"),
+        p.count("new_co2_max_b"),
+    )
+    home_a_max, home_min, home_max = (
+        p.count("household_co2_max_a"),
+        p.count("household_co2_min"),
+        p.count("household_co2_max"),
+    )
+    new_a, new_b = (
+        p.outcome(p.cents("new_amount_a"), True, "1° a)"),
+        p.outcome(p.cents("new_amount_b"), True, "1° b)"),
+    )
+    home_a, home_b = (
+        p.outcome(p.cents("household_amount_a"), True, "2° a)"),
+        p.outcome(p.cents("household_amount_b"), True, "2° b)"),
+    )
     most = home_a[2]
     no_scrapped, none_met = p.outcome(0, False, ""), p.outcome(0, False, "1°, 2°")
 
     def household(row: Row, category: VehicleCategory, co2: int, required: bool) -> Decided | object | None:
         """2°: its candidate, None (not met or not examined), or ASK."""
-        if category is not CAR:
+        if category is not CAR or co2 > home_max:  # closed whoever the buyer: the buyer is not asked
             return None
         kind = row.buyer_person_kind
         if kind is None:
@@ -44,7 +59,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return None
         if co2 <= home_a_max:
             return home_a
-        if not home_min <= co2 <= home_max:
+        if co2 < home_min:
             return None
         euro = row.vehicle_euro_standard
         if euro is None:
@@ -54,16 +69,18 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
         if not row.scrapped_vehicle:
             return no_scrapped
-        category, co2, registered = row.vehicle_category, row.vehicle_co2_g_per_km, row.vehicle_previously_registered
+        category, co2 = row.vehicle_category, row.vehicle_co2_g_per_km
         if category is None or co2 is None:
             return None
         if category not in CARS_AND_VANS:
             return no_scrapped
-        if registered is None:
-            return None
         new = None
-        if not registered:
-            new = new_a if co2 <= new_a_max else new_b if new_b_min <= co2 <= new_b_max else None
+        if co2 <= new_b_max:  # the CO2 bands first: above them the vehicle's registration is not asked
+            registered = row.vehicle_previously_registered
+            if registered is None:
+                return None
+            if not registered:
+                new = new_a if co2 <= new_a_max else new_b if new_b_min <= co2 else None
         other = household(row, category, co2, required=new is None or new[2] < most)
         if other is ASK:
             return None

@@ -102,7 +102,7 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def add_months(day: date, months: int) -> date:
-    """:func:`legislation.dates.add_months` without pendulum (10× faster): calendar months, month ends clamp."""
+    """:func:`legislation.dates.add_months` without pendulum (10× faster): month ends clamp."""
     index = day.month - 1 + months
     year, month = day.year + index // 12, index % 12 + 1
     last = _MONTH_DAYS[month - 1]
@@ -120,4 +120,14 @@ def _scaled(value: Decimal, scale: int, name: str) -> int:
     return int(scaled)
 
 
-__all__ = ["COMPUTED", "Decided", "add_months", "decisive", "Kernel", "NATURAL_PERSON", "NotExact", "Params", "rate_terms"]
+__all__ = [
+    "COMPUTED",
+    "Decided",
+    "add_months",
+    "decisive",
+    "Kernel",
+    "NATURAL_PERSON",
+    "NotExact",
+    "Params",
+    "rate_terms",
+]

@@ -12,7 +12,7 @@ from legislation.calculators import bonus_2015_01_01 as calculator
 from legislation.enums import VehicleCategory
 from legislation.fast.kernels._art1_2015 import ELIGIBLE, build_check
 from legislation.fast.kernels._kit import COMPUTED, Decided, Kernel, Params
-from legislation.fast.row import THOUSANDTHS, Row
+from legislation.fast.row import Row
 from legislation.versions import Version
 
 CAR = VehicleCategory.PASSENGER_CAR
@@ -34,13 +34,23 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     car_zero_max, van_zero_max = p.count("car_zero_co2_max"), p.count("van_zero_co2_max")
     car_low, van_low = band("car_low"), band("van_low")
     hybrid, t_hybrid, t_other = band("hybrid"), band("transitional_hybrid"), band("transitional_other")
-    car_zero, car_low_r = rate_capped("car_zero_rate", "car_zero_cap", "1° b)"), rate_capped("car_low_rate", "car_low_cap", "1° b), 2e alinéa")
-    van_zero, van_low_r = rate_capped("van_zero_rate", "van_zero_cap", "2°"), rate_capped("van_low_rate", "van_low_cap", "2°, 2e alinéa")
+    car_zero, car_low_r = (
+        rate_capped("car_zero_rate", "car_zero_cap", "1° b)"),
+        rate_capped("car_low_rate", "car_low_cap", "1° b), 2e alinéa"),
+    )
+    van_zero, van_low_r = (
+        rate_capped("van_zero_rate", "van_zero_cap", "2°"),
+        rate_capped("van_low_rate", "van_low_cap", "2°, 2e alinéa"),
+    )
     hybrid_kw = p.thousandths("hybrid_min_electric_kw")
     h_n, h_h, h_d = p.rate("hybrid_rate")
     h_floor, h_cap, h_cite = p.cents("hybrid_floor"), p.cents("hybrid_cap"), p.cite("1° a)")
     t_n, t_h, t_d = p.rate("transitional_hybrid_rate")
-    t_floor, t_cap, t_cite = p.cents("transitional_hybrid_floor"), p.cents("transitional_hybrid_cap"), p.cite("1° a), 2e alinéa")
+    t_floor, t_cap, t_cite = (
+        p.cents("transitional_hybrid_floor"),
+        p.cents("transitional_hybrid_cap"),
+        p.cite("1° a), 2e alinéa"),
+    )
     other = p.outcome(p.cents("transitional_other_amount"), True, "1° b), 3e alinéa")
     no_car, no_van = p.outcome(0, False, "1°"), p.outcome(0, False, "2°")
 
@@ -77,7 +87,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         energy = row.vehicle_energy
         if energy is None:
             return None
-        if energy in PETROL_DIESEL_HYBRIDS and t_hybrid[0] <= co2 <= t_hybrid[1] and HYBRID_BRANCH in open_branches:
+        if (
+            energy in PETROL_DIESEL_HYBRIDS
+            and t_hybrid[0] <= co2 <= t_hybrid[1]
+            and HYBRID_BRANCH in open_branches
+        ):
             return between(row, t_n, t_h, t_d, t_floor, t_cap, t_cite)
         if energy.is_hybrid and hybrid[0] <= co2 <= hybrid[1]:
             power = row.vehicle_electric_motor_power_30min_kw

@@ -20,12 +20,20 @@ REGULATION, HYDROGEN, ELECTRIC = PowerBasis.REGULATION_EU_168_2013, Energy.HYDRO
 
 def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - one closure mirrors the calculator's tree
     p = Params(version)
-    ev_co2_max, phev_co2_min, phev_co2_max = p.count("ev_co2_max"), p.count("phev_co2_min"), p.count("phev_co2_max")
+    ev_co2_max, phev_co2_min, phev_co2_max = (
+        p.count("ev_co2_max"),
+        p.count("phev_co2_min"),
+        p.count("phev_co2_max"),
+    )
     ev_low, ev_mid_max = p.cents("ev_low_price_limit"), p.cents("ev_mid_price_max")
     ev_n, ev_h, ev_d = p.rate("ev_rate")
     cap_natural, cap_legal = p.cents("ev_cap_natural"), p.cents("ev_cap_legal")
     kw_regulation, kw_directive = p.thousandths("l_min_kw_regulation"), p.thousandths("l_min_kw_directive")
-    (kwh_n, kwh_h, kwh_d), (l_n, l_h, l_d), l_cap = p.rate("l_per_kwh", THOUSANDTHS), p.rate("l_rate"), p.cents("l_cap")
+    (kwh_n, kwh_h, kwh_d), (l_n, l_h, l_d), l_cap = (
+        p.rate("l_per_kwh", THOUSANDTHS),
+        p.rate("l_rate"),
+        p.cents("l_cap"),
+    )
     (small_n, small_h, small_d), l_small_cap = p.rate("l_small_rate"), p.cents("l_small_cap")
     (m2_n, m2_h, m2_d), m2n2_cap = p.rate("m2n2_rate"), p.cents("m2n2_cap")
     phev_price_max, phev_range_min = p.cents("phev_price_max"), p.thousandths("phev_range_min")
@@ -33,7 +41,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     mid = p.outcome(p.cents("ev_mid_amount"), True, "2°")
     high, no_high = p.outcome(p.cents("ev_high_amount"), True, "3°"), p.outcome(0, False, "3°")
     phev, no_phev = p.outcome(p.cents("phev_amount"), True, "7°"), p.outcome(0, False, "7°")
-    no_co2, no_lead, no_category = p.outcome(0, False, "1°"), p.outcome(0, False, "4°"), p.outcome(0, False, "")
+    no_co2, no_lead, no_category = (
+        p.outcome(0, False, "1°, 7°"),
+        p.outcome(0, False, "4°"),
+        p.outcome(0, False, ""),
+    )
     no_l_energy = p.outcome(0, False, "4°, 5°")
 
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:

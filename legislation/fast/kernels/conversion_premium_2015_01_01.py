@@ -21,7 +21,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:
     window = p.count("destruction_window_months")
     majoration = p.outcome(p.cents("majoration"), True, "I")
     no_scrapped, no_category = p.outcome(0, False, "I"), p.outcome(0, False, "I, 1°")
-    too_young, too_recent, destroyed_out = p.outcome(0, False, "I, 2°"), p.outcome(0, False, "I, 4°"), p.outcome(0, False, "I, 8°")
+    too_young, too_recent, destroyed_out = (
+        p.outcome(0, False, "I, 2°"),
+        p.outcome(0, False, "I, 4°"),
+        p.outcome(0, False, "I, 8°"),
+    )
 
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
         if not row.scrapped_vehicle:
@@ -34,7 +38,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:
             return None
         if category not in ART1_CATEGORIES:
             return no_category
-        registered, owned, destroyed = row.scrapped_first_registration_date, row.scrapped_owned_since, row.scrapped_destruction_date
+        registered, owned, destroyed = (
+            row.scrapped_first_registration_date,
+            row.scrapped_owned_since,
+            row.scrapped_destruction_date,
+        )
         day = decisive(row)
         if registered is None:
             return None

@@ -13,20 +13,43 @@ from legislation.fast.kernels._kit import Decided, Kernel, Params, add_months, d
 from legislation.fast.row import Row
 from legislation.versions import Version
 
-CAR, LEASE, EURO_6, NATURAL = VehicleCategory.PASSENGER_CAR, Acquisition.LEASE, EuroStandard.EURO_6, PersonKind.NATURAL_PERSON
+CAR, LEASE, EURO_6, NATURAL = (
+    VehicleCategory.PASSENGER_CAR,
+    Acquisition.LEASE,
+    EuroStandard.EURO_6,
+    PersonKind.NATURAL_PERSON,
+)
 DIESEL_FUELLED = calculator.DIESEL_FUELLED
 
 
 def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - mirrors the calculator
     p = Params(version, relied)
-    lease_min, owned_months, after_months = p.count("lease_min_months"), p.count("scrapped_owned_min_months"), p.count("destruction_after_months")
+    lease_min, owned_months, after_months = (
+        p.count("lease_min_months"),
+        p.count("scrapped_owned_min_months"),
+        p.count("destruction_after_months"),
+    )
     registered_before = date(p.count("scrapped_registered_before_year"), 1, 1)
     zero_max, low_min, low_max = p.count("zero_co2_max"), p.count("low_co2_min"), p.count("low_co2_max")
     household_min, used_max = p.count("household_co2_min"), p.count("used_co2_max")
-    zero, low = p.outcome(p.cents("zero_amount"), True, "II, 1°"), p.outcome(p.cents("low_amount"), True, "II, 2°")
-    household, used = p.outcome(p.cents("household_amount"), True, "II, 3°"), p.outcome(p.cents("used_amount"), True, "II, 4°")
-    refuse_i, refuse_1, refuse_2 = p.outcome(0, False, "I"), p.outcome(0, False, "I, 1°"), p.outcome(0, False, "I, 2°")
-    refuse_4, refuse_8, refuse_ii = p.outcome(0, False, "I, 4°"), p.outcome(0, False, "I, 8°"), p.outcome(0, False, "II")
+    zero, low = (
+        p.outcome(p.cents("zero_amount"), True, "II, 1°"),
+        p.outcome(p.cents("low_amount"), True, "II, 2°"),
+    )
+    household, used = (
+        p.outcome(p.cents("household_amount"), True, "II, 3°"),
+        p.outcome(p.cents("used_amount"), True, "II, 4°"),
+    )
+    refuse_i, refuse_1, refuse_2 = (
+        p.outcome(0, False, "I"),
+        p.outcome(0, False, "I, 1°"),
+        p.outcome(0, False, "I, 2°"),
+    )
+    refuse_4, refuse_8, refuse_ii = (
+        p.outcome(0, False, "I, 4°"),
+        p.outcome(0, False, "I, 8°"),
+        p.outcome(0, False, "II"),
+    )
     not_euro6 = {True: p.outcome(0, False, "II, 3°"), False: p.outcome(0, False, "II, 4°")}
 
     def conditions(row: Row) -> Decided | bool | None:
@@ -52,7 +75,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return None
         if row.scrapped_category is not CAR:
             return refuse_1
-        registered, owned, destroyed = row.scrapped_first_registration_date, row.scrapped_owned_since, row.scrapped_destruction_date
+        registered, owned, destroyed = (
+            row.scrapped_first_registration_date,
+            row.scrapped_owned_since,
+            row.scrapped_destruction_date,
+        )
         if registered is None:
             return None
         if registered >= registered_before:
@@ -83,22 +110,22 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
                 candidates.append(zero)
             elif low_min <= co2 <= low_max:
                 candidates.append(low)
-        if co2 >= household_min:
-            euro = row.vehicle_euro_standard
-            if euro is None:
-                return None
-            if euro is not EURO_6:
-                return not_euro6[new]
         kind, nil = row.buyer_person_kind, row.buyer_income_tax_nil
         if kind is None or (kind is NATURAL and nil is None):
             if not candidates:
                 return None  # the explained path asks for the fact
             is_household = False  # the 1° or 2° amount is there; 3° and 4° are not examined
         else:
-            is_household = kind is NATURAL and nil
-        if is_household:
-            if new and co2 >= household_min:
-                candidates.append(household)
+            is_household = kind is NATURAL and nil is True
+        if is_household:  # tested before the Euro standard, as the calculator does
+            if co2 >= household_min:
+                euro = row.vehicle_euro_standard
+                if euro is None:
+                    return None
+                if euro is not EURO_6:
+                    return not_euro6[new]
+                if new:
+                    candidates.append(household)
             candidates.append(used)
         if not candidates:
             return refuse_ii

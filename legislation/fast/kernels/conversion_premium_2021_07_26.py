@@ -32,18 +32,31 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     s, v = p.scheme, version.id
     c = p.cents
     range_min = p.thousandths("electric_range_min")
-    income_max, very_low, commute_min, professional_min = c("income_max"), c("income_very_low_max"), \
-        p.thousandths("commute_km_min"), p.thousandths("professional_km_min")
+    income_max, very_low, commute_min, professional_min = (
+        c("income_max"),
+        c("income_very_low_max"),
+        p.thousandths("commute_km_min"),
+        p.thousandths("professional_km_min"),
+    )
     c1_max, c1_rate, c1_cap = c("c1_price_max"), p.rate("c1_rate"), c("c1_cap")
     c1_other = p.outcome(c("c1_other_amount"), True, "1° b)")
     van_rate = p.rate("van_rate")
     vans = {cls: (c(cap), p.cite(paragraph)) for cls, (paragraph, cap) in calculator.VAN_CLASSES.items()}
     kw_regulation, kw_directive = p.thousandths("l_min_kw_regulation"), p.thousandths("l_min_kw_directive")
     l_low, l_other = c("l_low_income_amount"), p.outcome(c("l_other_amount"), True, "2° b)")
-    c3_max, c3_low, c3_rate, c3_cap = c("c3_price_max"), c("c3_low_income_amount"), p.rate("c3_rate"), c("c3_cap")
+    c3_max, c3_low, c3_rate, c3_cap = (
+        c("c3_price_max"),
+        c("c3_low_income_amount"),
+        p.rate("c3_rate"),
+        c("c3_cap"),
+    )
     recent_months = p.count("c3_recent_months")
-    ceilings = {(True, False): p.count("c3_co2_new_max"), (False, False): p.count("c3_co2_other_max"),
-                (True, True): p.count("c3_co2_new_max_lowered"), (False, True): p.count("c3_co2_other_max_lowered")}
+    ceilings = {
+        (True, False): p.count("c3_co2_new_max"),
+        (False, False): p.count("c3_co2_other_max"),
+        (True, True): p.count("c3_co2_new_max_lowered"),
+        (False, True): p.count("c3_co2_other_max_lowered"),
+    }
     c4_min, c4_max, c4_price = p.count("c4_co2_min"), p.count("c4_co2_max"), c("c4_price_max")
     c4_rate, c4_cap, c4_other = p.rate("c4_rate"), c("c4_cap"), p.outcome(c("c4_other_amount"), True, "4° b)")
     ebike_rate, ebike_cap = p.rate("ebike_rate"), c("ebike_cap")
@@ -68,7 +81,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         return MISSING if income is None else income <= income_max
 
     def modest_or_long_distance(row: Row) -> int:
-        """rules.is_modest_or_long_distance (distance and kilometres asked only when the income leaves it open)."""
+        """rules.is_modest_or_long_distance: distances asked only when the income leaves it open."""
         if (is_natural := natural(row)) is not True:
             return is_natural
         income = row.buyer_reference_income_per_share
@@ -79,7 +92,9 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         if income > income_max:
             return False
         distance, km_year = row.buyer_home_work_distance_km, row.buyer_professional_km_per_year
-        if (distance is not None and distance > commute_min) or (km_year is not None and km_year > professional_min):
+        if (distance is not None and distance > commute_min) or (
+            km_year is not None and km_year > professional_min
+        ):
             return True
         return MISSING if distance is None or km_year is None else False
 
@@ -98,12 +113,22 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             registered = True
         recent = None if first is None else decisive(row) < add_months(first, recent_months)
         standard, wheelchair = row.vehicle_new_registration_system, row.vehicle_wheelchair_accessible
-        if registered is not None and (recent is not None or not registered) \
-                and standard is not None and wheelchair is not None:
+        if (
+            registered is not None
+            and (recent is not None or not registered)
+            and standard is not None
+            and wheelchair is not None
+        ):
             return co2 <= ceilings[(not registered or bool(recent), not standard or wheelchair)]
-        outcomes = {co2 <= ceilings[(not r or bool(rc), not n or w)]
-                    for r, rc, n, w in product(*((x,) if x is not None else (False, True)
-                                                 for x in (registered, recent, standard, wheelchair)))}
+        outcomes = {
+            co2 <= ceilings[(not r or bool(rc), not n or w)]
+            for r, rc, n, w in product(
+                *(
+                    (x,) if x is not None else (False, True)
+                    for x in (registered, recent, standard, wheelchair)
+                )
+            )
+        }
         return outcomes.pop() if len(outcomes) == 1 else MISSING
 
     def all_met(*conditions: int) -> int:
@@ -152,7 +177,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         return MISSING if co2 is None else meets_ceiling(row, co2)
 
     def crit_air_1(row: Row) -> list[Decided] | None:
-        """3° a) and b): price, class « 1 », household, CO2 ceiling — in that order, as ``_all_met`` takes them."""
+        """3° a) and b): price, class « 1 », household, CO2 ceiling, in the order of ``_all_met``."""
         cost = row.vehicle_acquisition_cost
         if cost is None:
             return None
