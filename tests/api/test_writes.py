@@ -256,7 +256,7 @@ def test_the_same_content_again_records_nothing(
             "version_toml.calculator",
             "no calculator",
         ),
-        # Moving its end leaves days between it and nothing declared: fine; moving its start leaves an undeclared gap.
+        # Moving its start leaves days between the reference and it: an undeclared gap.
         (
             lambda b: (
                 b
