@@ -131,3 +131,64 @@ def test_serve_refuses_a_rejected_tree(
     (broken / "catalogue.toml").write_text("[[gaps]]\nscheme = 'bonus'\n", encoding="utf-8")
     result = run("serve", "--versions-dir", str(broken), "--database-url", f"sqlite:///{tmp_path / 'x.db'}")
     assert result.exit_code == 3
+
+
+def test_load_prints_each_version_with_its_old_and_new_hash(tmp_path: Path, fixture_tree: Path) -> None:
+    from api.loader import load_catalogue
+    from tests.api.test_knowledge_time import corrected
+
+    url = f"sqlite:///{tmp_path / 'v.db'}"
+    first = run("load", "--versions-dir", str(fixture_tree), "--database-url", url)
+    old = load_catalogue(fixture_tree).get(SUCCESSOR).content_hash
+    assert f"new        {SUCCESSOR}  {old}" in first.stderr
+    tree = corrected(fixture_tree, tmp_path / "versions")
+    second = run("load", "--versions-dir", str(tree), "--database-url", url)
+    new = load_catalogue(tree).get(SUCCESSOR).content_hash
+    assert second.exit_code == 0, second.output
+    assert f"superseded {SUCCESSOR}  {old} → {new}" in second.stderr
+    assert second.stderr.count("unchanged ") == 2 and second.stderr.startswith("recorded load 2 at ")
+    report = json.loads(second.stdout)
+    assert {(v["version_id"], v["change"], v["old_hash"], v["new_hash"]) for v in report["versions"]} >= {
+        (SUCCESSOR, "superseded", old, new)
+    }
+    assert [v["change"] for v in report["versions"]].count("unchanged") == 2
+    third = run("load", "--versions-dir", str(tree), "--database-url", url)
+    assert third.stderr.startswith("nothing recorded: the tree equals the catalogue")
+
+
+def test_calculate_with_a_receipt_then_show_and_replay_it(tmp_path: Path, fixture_tree: Path) -> None:
+    from tests.api.test_knowledge_time import REQUEST, corrected
+
+    url = f"sqlite:///{tmp_path / 'v.db'}"
+    assert run("load", "--versions-dir", str(fixture_tree), "--database-url", url).exit_code == 0
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps(REQUEST), encoding="utf-8")
+    plain = run("calculate", str(request), "--versions-dir", str(fixture_tree))
+    kept = run("calculate", str(request), "--receipt", "--database-url", url)
+    assert kept.exit_code == 0, kept.output
+    assert kept.stdout == plain.stdout  # the same document, byte for byte
+    receipt_id = kept.stderr.removeprefix("receipt: ").strip()
+    shown = json.loads(run("receipts", "show", receipt_id, "--database-url", url).stdout)
+    assert shown["response"] == json.loads(plain.stdout) and shown["request"] == REQUEST
+    assert (
+        run(
+            "load", "--versions-dir", str(corrected(fixture_tree, tmp_path / "v")), "--database-url", url
+        ).exit_code
+        == 0
+    )
+    replayed = run("receipts", "replay", receipt_id, "--database-url", url)
+    assert replayed.exit_code == 0, replayed.output
+    doc = json.loads(replayed.stdout)
+    # The cap of the successor: 6 000 € when the receipt was made, 6 300 € since the correction.
+    assert (doc["same_revisions"]["total_amount"], doc["today"]["total_amount"]) == ("6000.00", "6300.00")
+    assert doc["same_revisions"]["identical_to_receipt"] and doc["today_differs"]
+    at = shown["known_at"]
+    then = run("calculate", str(request), "--known-at", at, "--database-url", url)
+    assert then.stdout == plain.stdout
+    assert json.loads(run("resolve", str(request), "--known-at", at, "--database-url", url).stdout)["results"]
+    unknown = run("receipts", "show", "0" * 32, "--database-url", url)
+    assert unknown.exit_code == 4 and json.loads(unknown.stdout)["errors"][0]["field"] == "receipt_id"
+    naive = run("calculate", str(request), "--known-at", "2024-01-01T00:00:00", "--database-url", url)
+    assert naive.exit_code == 2 and json.loads(naive.stdout)["errors"][0]["field"] == "known_at"
+    before = run("calculate", str(request), "--known-at", "2000-01-01T00:00:00Z", "--database-url", url)
+    assert before.exit_code == 4 and "held nothing" in before.stdout
