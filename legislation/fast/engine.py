@@ -4,8 +4,9 @@ For each scheme the engine keeps the versions' start days (bisect, then a day �
 for each version a *plan*: its kernel (built once from its parameters) and its transitional clauses as
 plain dates. A row is resolved exactly as :mod:`legislation.resolver` does (decisive date, version in
 force, clauses open on the order date, ``inline`` / ``previous`` / ``more_favourable``), then computed
-by the kernel(s). Whatever a kernel does not decide — a missing fact, a version without a kernel —
-goes through the explained path for that row alone, and is counted in :attr:`Engine.fallbacks`.
+by the kernel(s). Whatever a kernel does not decide — a version without a kernel, an amount that does
+not fit the integer scales, a kernel's ``None`` — goes through the explained path for that row alone,
+and is counted in :attr:`Engine.fallbacks`.
 """
 
 from __future__ import annotations
@@ -193,9 +194,9 @@ class Engine:
                 return None
             if clause.keeps is KeepMode.PREVIOUS or previous[2] > kept[2]:
                 kept, kept_id = previous, clause.kept.vid
-        if kept_id is None and not kept_missing:
+        status = MISSING_FACTS if kept[1] == MISSING_FACTS else KEPT_NOT_ON_FILE if kept_missing else COMPUTED
+        if kept_id is None and status == kept[1]:
             return kept
-        status = KEPT_NOT_ON_FILE if kept_missing else COMPUTED
         return scheme, status, kept[2], kept[3], plan.vid, kept[5], kept_id
 
     def explained(self, row: Row, scheme: Scheme) -> Outcome:

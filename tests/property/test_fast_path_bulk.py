@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import product
 
 from api.loader import load_catalogue
 from legislation import (
@@ -241,3 +242,51 @@ def test_fast_path_equals_explained_path_on_the_deep_paragraphs() -> None:
             paragraphs[f"{version.id} {fast[0][5]} {fast[0][3]}"] += 1
     for version in versions:  # every compiled version was decided by its kernel, many times
         assert decided[version.id] > 500, (version.id, decided)
+
+
+def test_fast_path_equals_explained_path_on_every_combination_of_the_2021_ceiling_facts() -> None:
+    """3° of D. 251-8 (2021): which registration fact is asked, when, depends on every other one; all of
+    them given, absent or either way, the CO2 on and around each of its four ceilings."""
+    version = next(
+        (v for v in CATALOGUE.versions.values() if v.calculator == "conversion_premium_2021_07_26"), None
+    )
+    if version is None or version.id not in ENGINE.compiled:
+        return
+    decisive = version.valid_from + timedelta(days=60)
+    ceilings = [int(version.parameters[n].value) for n in version.parameters if n.startswith("c3_co2_")]
+    checked = 0
+    for co2 in sorted({c + d for c in ceilings for d in (-1, 0, 1)}):
+        for registered, first, standard, wheelchair in product(
+            (None, False, True),
+            (None, add_months(decisive, -6), add_months(decisive, -6) + timedelta(days=1)),
+            (None, False, True),
+            (None, False, True),
+        ):
+            purchase = Purchase(
+                acquisition=Acquisition.PURCHASE,
+                invoice_date=decisive,
+                schemes=(Scheme.CONVERSION_PREMIUM,),
+                vehicle=Vehicle(
+                    category=VehicleCategory.PASSENGER_CAR,
+                    energy=Energy.PETROL,
+                    co2_g_per_km=co2,
+                    acquisition_cost=Decimal("20000"),
+                    critair=CritAir.CLASS_1,
+                    previously_registered=registered,
+                    first_registration_date=first,
+                    new_registration_system=standard,
+                    wheelchair_accessible=wheelchair,
+                ),
+                buyer=Buyer(
+                    person_kind=PersonKind.NATURAL_PERSON, reference_income_per_share=Decimal("5000")
+                ),
+                scrapped_vehicle=ScrappedVehicle(
+                    energy=Energy.DIESEL, category=VehicleCategory.PASSENGER_CAR
+                ),
+            )
+            row = Row.from_purchase(purchase)
+            assert ENGINE.outcomes(row) == [explained_outcome(CATALOGUE, row, Scheme.CONVERSION_PREMIUM)], (
+                purchase
+            )
+            checked += 1
+    assert checked > 500

@@ -1,10 +1,11 @@
 """Compiled kernels: one module per calculator, named like it, with ``build(version, relied)``.
 
-A kernel is the fast twin of a calculator: the same rules, the same numbers (read from the version's
-parameters when it is built), no steps, no strings built per row. It returns ``(amount, eligible,
-paragraph)`` or ``None`` when it cannot decide a row exactly (a missing fact, a rare branch): that row
-then goes through the explained path. A calculator without a kernel sends all its rows there.
-``tests/property/test_fast_path.py`` holds every kernel to its calculator.
+A kernel is the fast twin of a calculator: the same rules in the same order, the same numbers (read
+from the version's parameters when it is built), exact integer money, no steps, no strings built per
+row. It returns the row's outcome for its version — computed, refused, or the « missing facts » answer
+naming the paragraph that asks for the fact — or ``None`` for a row it does not decide, which then goes
+through the explained path (as do all the rows of a version whose calculator has no kernel).
+``tests/property/test_fast_path*.py`` hold every kernel to its calculator.
 """
 
 from __future__ import annotations

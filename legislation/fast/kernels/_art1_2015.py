@@ -14,14 +14,14 @@ from legislation.fast.kernels._kit import Decided, Params
 from legislation.fast.row import Row
 
 ELIGIBLE: Decided = ("", "", 0, True, "", "", None)  # marker: art. 1 is met (compared by identity)
-Check = Callable[[Row, frozenset[str]], Decided | None]
+Check = Callable[[Row, frozenset[str]], Decided]
 
 CAR, LEASE = VehicleCategory.PASSENGER_CAR, Acquisition.LEASE
 NOT_MEASURED = art1.NOT_MEASURED
 
 
 def build_check(p: Params) -> Check:
-    """Art. 1, I for the version of ``p``: ELIGIBLE, a refusal of that version citing art. 1, or None."""
+    """Art. 1, I for the version of ``p``: ELIGIBLE, or its refusal or missing fact citing art. 1."""
     a = p.of(art1.VERSION_ID)
     lease_min, hybrid_max = a.count("lease_min_months"), a.count("hybrid_co2_max")
     car_max, transitional_max = a.count("other_car_co2_max"), a.count("transitional_co2_max")
@@ -33,24 +33,25 @@ def build_check(p: Params) -> Check:
 
     short_lease, not_measured, registered = refusal("I"), refusal("I, 1°"), refusal("I, 2°")
     over_a, over_b = refusal("I, 5° a)"), refusal("I, 5° b)")
+    need = {x: p.missing("", art1.cite(x)) for x in ("I", "I, 1°", "I, 5°", "I, 5° a)")}  # asked by art. 1
 
-    def check(row: Row, open_branches: frozenset[str]) -> Decided | None:
+    def check(row: Row, open_branches: frozenset[str]) -> Decided:
         if row.acquisition is LEASE:
             months = row.lease_duration_months
             if months is None:
-                return None
+                return need["I"]
             if months < lease_min:
                 return short_lease
         category = row.vehicle_category
         if category is None:
-            return None
+            return need["I, 1°"]
         if category in NOT_MEASURED:
             return not_measured
         if row.vehicle_previously_registered:
             return registered
         co2 = row.vehicle_co2_g_per_km
         if co2 is None:
-            return None
+            return need["I, 5°"]
         if category is not CAR:
             return over_b if co2 > other_max else ELIGIBLE
         if co2 <= car_max or (co2 <= transitional_max and branch in open_branches):
@@ -59,7 +60,7 @@ def build_check(p: Params) -> Check:
             return over_a
         energy = row.vehicle_energy
         if energy is None:
-            return None
+            return need["I, 5° a)"]
         return ELIGIBLE if energy.is_hybrid else over_a
 
     return check

@@ -30,49 +30,53 @@ def build(version: Version, relied: Mapping[str, Version], *, below_threshold: b
     p3 = p.cite("3°")
     no_co2, no_l, no_category = p.outcome(0, False, "1°"), p.outcome(0, False, "2°"), p.outcome(0, False, "")
 
-    def two_three_wheeler(row: Row) -> Decided | None:
+    need = {x: p.missing(x) for x in ("1°", "1° a)", "2°", "2° a)", "3°")}
+
+    def two_three_wheeler(row: Row) -> Decided:
         energy = row.vehicle_energy
         if energy is not None and energy is not ELECTRIC:
             return no_l
         lead = row.vehicle_uses_lead_battery
         if lead is None:
-            return None
+            return need["2°"]
         if lead:
             return no_l
         power = row.vehicle_net_max_power_kw
         if power is None:
-            return None
+            return need["2°"]
         cost = row.vehicle_acquisition_cost
         if power < l_min_kw:
             if not below_threshold:
                 return no_l
             if cost is None:
-                return None
+                return need["3°"]
             amount = (small_n * cost + small_h) // small_d  # 3°: the cost alone
             return s, COMPUTED, (small_cap if amount > small_cap else amount), True, v, p3, None
         kwh = row.vehicle_battery_energy_kwh
-        if kwh is None or cost is None:
-            return None
+        if kwh is None:
+            return need["2°"]
+        if cost is None:
+            return need["2° a)"]
         amount = (kwh_n * kwh + kwh_h) // kwh_d
         ceiling = (l_n * (cost + row.vehicle_battery_rental_cost) + l_h) // l_d
         lower = ceiling if ceiling < l_cap else l_cap
         return s, COMPUTED, (lower if amount > lower else amount), True, v, p2, None
 
-    def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
+    def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
         category = row.vehicle_category
         if category in FIRST_A:
             co2 = row.vehicle_co2_g_per_km
             if co2 is None:
-                return None
+                return need["1°"]
             if co2 <= ev_co2_max:  # 1° a)
                 cost = row.vehicle_acquisition_cost
                 if cost is None:
-                    return None
+                    return need["1° a)"]
                 amount = (ev_n * (cost + row.vehicle_battery_rental_cost) + ev_h) // ev_d
                 return s, COMPUTED, (ev_cap if amount > ev_cap else amount), True, v, p1a, None
             return low if low_min <= co2 <= low_max else no_co2  # 1° b)
         if category is L_VEHICLE:
             return two_three_wheeler(row)
-        return None if category is None else no_category
+        return need["1°"] if category is None else no_category
 
     return kernel

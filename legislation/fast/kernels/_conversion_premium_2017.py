@@ -17,7 +17,7 @@ from legislation.versions import Version
 
 CARS_AND_VANS, CAR = rules.FIRST_ALINEA_OF_D251_3, VehicleCategory.PASSENGER_CAR
 NATURAL, EURO_6, EURO_5 = PersonKind.NATURAL_PERSON, EuroStandard.EURO_6, EuroStandard.EURO_5
-ASK = object()  # a fact of 2° is missing and 2° could prevail: the explained path names it
+ASK = object()  # a fact of 2° is missing and 2° could prevail: the calculator asks for it
 
 
 def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - mirrors the calculator
@@ -42,6 +42,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     )
     most = home_a[2]
     no_scrapped, none_met = p.outcome(0, False, ""), p.outcome(0, False, "1°, 2°")
+    need_1, need_2 = p.missing("1°"), p.missing("2°")
 
     def household(row: Row, category: VehicleCategory, co2: int, required: bool) -> Decided | object | None:
         """2°: its candidate, None (not met or not examined), or ASK."""
@@ -66,24 +67,24 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return ASK if required else None
         return home_a if euro is EURO_6 else home_b if euro is EURO_5 else None
 
-    def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
+    def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
         if not row.scrapped_vehicle:
             return no_scrapped
         category, co2 = row.vehicle_category, row.vehicle_co2_g_per_km
         if category is None or co2 is None:
-            return None
+            return need_1
         if category not in CARS_AND_VANS:
             return no_scrapped
         new = None
         if co2 <= new_b_max:  # the CO2 bands first: above them the vehicle's registration is not asked
             registered = row.vehicle_previously_registered
             if registered is None:
-                return None
+                return need_1
             if not registered:
                 new = new_a if co2 <= new_a_max else new_b if new_b_min <= co2 else None
         other = household(row, category, co2, required=new is None or new[2] < most)
         if other is ASK:
-            return None
+            return need_2
         if new is None:
             return none_met if other is None else other  # type: ignore[return-value]
         if other is None:

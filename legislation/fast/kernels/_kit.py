@@ -15,12 +15,12 @@ from legislation.enums import Acquisition, PersonKind
 from legislation.fast.row import CENTS, THOUSANDTHS, Row
 from legislation.versions import Version
 
-# A kernel returns the row's whole outcome for its version — (scheme, "computed", amount in cents,
-# eligible, this version's id, paragraph cited in full, None) — so that the engine passes it on as is;
-# or None: « not decided here », the row takes the explained path.
-Decided = tuple[str, str, int, bool, str, str, None]
+# A kernel returns the row's whole outcome for its version — (scheme, "computed" or "missing_facts",
+# amount in cents, eligible (None when a fact is missing), this version's id, the paragraph cited in full,
+# None) — so that the engine passes it on as is; or None: « not decided here », the explained path decides.
+Decided = tuple[str, str, int, bool | None, str, str, None]
 Kernel = Callable[[Row, frozenset[str]], Decided | None]
-COMPUTED = "computed"
+COMPUTED, MISSING_FACTS = "computed", "missing_facts"
 
 NATURAL_PERSON = PersonKind.NATURAL_PERSON
 
@@ -80,6 +80,11 @@ class Params:
     def outcome(self, amount: int, eligible: bool, paragraph: str) -> Decided:
         """A fixed outcome of this version (« le montant de l'aide est fixé à 3 000 euros », a refusal)."""
         return self.scheme, COMPUTED, amount, eligible, self.version.id, self.cite(paragraph), None
+
+    def missing(self, paragraph: str, citation: str | None = None) -> Decided:
+        """What the calculator answers when ``ctx.need(…, paragraph)`` finds no fact: 0, eligibility open,
+        the paragraph that needs it (``citation``: a full citation of another text, as art. 1 in 2015)."""
+        return self.scheme, MISSING_FACTS, 0, None, self.version.id, citation or self.cite(paragraph), None
 
     @property
     def scheme(self) -> str:

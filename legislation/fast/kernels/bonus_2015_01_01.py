@@ -28,8 +28,8 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     def band(prefix: str) -> tuple[int, int]:
         return p.count(f"{prefix}_co2_min"), p.count(f"{prefix}_co2_max")
 
-    def rate_capped(rate: str, cap: str, paragraph: str) -> tuple[int, int, int, int, str]:
-        return (*p.rate(rate), p.cents(cap), p.cite(paragraph))
+    def rate_capped(rate: str, cap: str, paragraph: str) -> tuple[int, int, int, int, str, Decided]:
+        return (*p.rate(rate), p.cents(cap), p.cite(paragraph), p.missing(paragraph))
 
     car_zero_max, van_zero_max = p.count("car_zero_co2_max"), p.count("van_zero_co2_max")
     car_low, van_low = band("car_low"), band("van_low")
@@ -53,24 +53,27 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     )
     other = p.outcome(p.cents("transitional_other_amount"), True, "1° b), 3e alinéa")
     no_car, no_van = p.outcome(0, False, "1°"), p.outcome(0, False, "2°")
+    need_a, need_t = p.missing("1° a)"), p.missing("1° a), 2e alinéa")
 
-    def capped(row: Row, terms: tuple[int, int, int, int, str]) -> Decided | None:
+    def capped(row: Row, terms: tuple[int, int, int, int, str, Decided]) -> Decided:
+        n, h, d, cap, cite, missing = terms
         cost = row.vehicle_acquisition_cost
         if cost is None:
-            return None
-        n, h, d, cap, cite = terms
+            return missing
         amount = (n * (cost + row.vehicle_battery_rental_cost) + h) // d
         return s, COMPUTED, (cap if amount > cap else amount), True, v, cite, None
 
-    def between(row: Row, n: int, h: int, d: int, floor: int, cap: int, cite: str) -> Decided | None:
+    def between(
+        row: Row, n: int, h: int, d: int, floor: int, cap: int, cite: str, missing: Decided
+    ) -> Decided:
         cost = row.vehicle_acquisition_cost
         if cost is None:
-            return None
+            return missing
         amount = (n * (cost + row.vehicle_battery_rental_cost) + h) // d
         amount = floor if amount < floor else amount
         return s, COMPUTED, (cap if amount > cap else amount), True, v, cite, None
 
-    def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
+    def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
         conditions = art1(row, open_branches)
         if conditions is not ELIGIBLE:
             return conditions
@@ -86,19 +89,19 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return capped(row, car_low_r)
         energy = row.vehicle_energy
         if energy is None:
-            return None
+            return need_a
         if (
             energy in PETROL_DIESEL_HYBRIDS
             and t_hybrid[0] <= co2 <= t_hybrid[1]
             and HYBRID_BRANCH in open_branches
         ):
-            return between(row, t_n, t_h, t_d, t_floor, t_cap, t_cite)
+            return between(row, t_n, t_h, t_d, t_floor, t_cap, t_cite, need_t)
         if energy.is_hybrid and hybrid[0] <= co2 <= hybrid[1]:
             power = row.vehicle_electric_motor_power_30min_kw
             if power is None:
-                return None
+                return need_a
             if power >= hybrid_kw:
-                return between(row, h_n, h_h, h_d, h_floor, h_cap, h_cite)
+                return between(row, h_n, h_h, h_d, h_floor, h_cap, h_cite, need_a)
         if t_other[0] <= co2 <= t_other[1] and OTHER_BRANCH in open_branches:
             return other
         return no_car

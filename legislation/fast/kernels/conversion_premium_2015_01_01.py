@@ -27,15 +27,17 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:
         p.outcome(0, False, "I, 8°"),
     )
 
-    def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
+    need = {x: p.missing(x) for x in ("I, 1°", "I, 2°", "I, 4°", "I, 8°")}
+
+    def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
         if not row.scrapped_vehicle:
             return no_scrapped
         conditions = art1(row, open_branches)
         if conditions is not ELIGIBLE:
-            return conditions  # art. 1's refusal (or None: a fact art. 1 needs is missing)
+            return conditions  # art. 1's refusal, or the fact it asks for
         category = row.scrapped_category
         if category is None:
-            return None
+            return need["I, 1°"]
         if category not in ART1_CATEGORIES:
             return no_category
         registered, owned, destroyed = (
@@ -45,15 +47,15 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:
         )
         day = decisive(row)
         if registered is None:
-            return None
+            return need["I, 2°"]
         if add_months(registered, age_months) > day:
             return too_young
         if owned is None:
-            return None
+            return need["I, 4°"]
         if add_months(owned, owned_months) > day:
             return too_recent
         if destroyed is None:
-            return None
+            return need["I, 8°"]
         invoice = row.invoice_date or day
         if not add_months(invoice, -window) <= destroyed <= add_months(invoice, window):
             return destroyed_out

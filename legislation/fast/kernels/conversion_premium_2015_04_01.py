@@ -19,7 +19,7 @@ CAR, LEASE, EURO_6, NATURAL = (
     EuroStandard.EURO_6,
     PersonKind.NATURAL_PERSON,
 )
-DIESEL_FUELLED = calculator.DIESEL_FUELLED
+DIESEL_FUELLED, HOUSEHOLD = calculator.DIESEL_FUELLED, calculator.HOUSEHOLD_CASES
 
 
 def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - mirrors the calculator
@@ -52,27 +52,30 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     )
     not_euro6 = {True: p.outcome(0, False, "II, 3°"), False: p.outcome(0, False, "II, 4°")}
 
-    def conditions(row: Row) -> Decided | bool | None:
-        """I: True when met, a refusal, or None (a fact is missing)."""
+    need = {x: p.missing(x) for x in ("I", "I, 1°", "I, 2°", "I, 4°", "I, 8°", "II", HOUSEHOLD)}
+    need_euro = {True: p.missing("II, 3°"), False: p.missing("II, 4°")}
+
+    def conditions(row: Row) -> Decided | bool:
+        """I: True when met, else the refusal or the fact the calculator asks for."""
         if not row.scrapped_vehicle:
             return refuse_i
         if row.acquisition is LEASE:
             if row.lease_duration_months is None:
-                return None
+                return need["I"]
             if row.lease_duration_months < lease_min:
                 return refuse_i
         category = row.vehicle_category
         if category is None:
-            return None
+            return need["I"]
         if category is not CAR:
             return refuse_i
         energy = row.scrapped_energy
         if energy is None:
-            return None
+            return need["I"]
         if energy not in DIESEL_FUELLED:
             return refuse_i
         if row.scrapped_category is None:
-            return None
+            return need["I, 1°"]
         if row.scrapped_category is not CAR:
             return refuse_1
         registered, owned, destroyed = (
@@ -81,26 +84,26 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             row.scrapped_destruction_date,
         )
         if registered is None:
-            return None
+            return need["I, 2°"]
         if registered >= registered_before:
             return refuse_2
         if owned is None:
-            return None
+            return need["I, 4°"]
         day = decisive(row)
         if add_months(owned, owned_months) > day:
             return refuse_4
         if destroyed is None:
-            return None
+            return need["I, 8°"]
         invoice = row.invoice_date or day
         return True if invoice <= destroyed <= add_months(invoice, after_months) else refuse_8
 
-    def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
+    def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
         met = conditions(row)
         if met is not True:
             return met  # type: ignore[return-value]
         co2 = row.vehicle_co2_g_per_km
         if co2 is None:
-            return None
+            return need["II"]
         if co2 > used_max:
             return refuse_ii
         new = not row.vehicle_previously_registered
@@ -113,7 +116,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         kind, nil = row.buyer_person_kind, row.buyer_income_tax_nil
         if kind is None or (kind is NATURAL and nil is None):
             if not candidates:
-                return None  # the explained path asks for the fact
+                return need[HOUSEHOLD]  # asked only when no 1° or 2° amount is there
             is_household = False  # the 1° or 2° amount is there; 3° and 4° are not examined
         else:
             is_household = kind is NATURAL and nil is True
@@ -121,7 +124,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             if co2 >= household_min:
                 euro = row.vehicle_euro_standard
                 if euro is None:
-                    return None
+                    return need_euro[new]
                 if euro is not EURO_6:
                     return not_euro6[new]
                 if new:

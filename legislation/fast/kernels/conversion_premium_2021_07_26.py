@@ -3,8 +3,8 @@
 The calculator's cases in its order — 1° or 1° bis, then 3° a) and b), then 4°, the most favourable kept
 (the first of equals) — with the household tests and the 3°/5° CO2 ceilings of
 :mod:`legislation.calculators._conversion_premium_2021`. Where the calculator would ask for a fact the
-row lacks, the kernel returns None; the ceiling is decided when every combination of the unknown
-registration facts gives the same answer, as the calculator decides it.
+row lacks, the kernel gives the calculator's « missing facts » answer; the ceiling is decided when every
+combination of the unknown registration facts gives the same answer, as the calculator decides it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ L_VEHICLE, BICYCLE = VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.ELECTRIC
 NATURAL, REGULATION = PersonKind.NATURAL_PERSON, PowerBasis.REGULATION_EU_168_2013
 CLASS_1, ELECTRIC_CLASS, ELECTRIC_ENERGY = CritAir.CLASS_1, CritAir.ELECTRIC, Energy.ELECTRIC
 PURE_THERMAL, ZERO_EMISSION = rules.PURE_THERMAL, calculator.ZERO_EMISSION
-MISSING = -1  # a test whose fact is missing (the explained path names it)
 
 
 def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - mirrors the calculator
@@ -41,7 +40,10 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     c1_max, c1_rate, c1_cap = c("c1_price_max"), p.rate("c1_rate"), c("c1_cap")
     c1_other = p.outcome(c("c1_other_amount"), True, "1° b)")
     van_rate = p.rate("van_rate")
-    vans = {cls: (c(cap), p.cite(paragraph)) for cls, (paragraph, cap) in calculator.VAN_CLASSES.items()}
+    vans = {
+        cls: (c(cap), p.cite(paragraph), p.missing(paragraph))
+        for cls, (paragraph, cap) in calculator.VAN_CLASSES.items()
+    }
     kw_regulation, kw_directive = p.thousandths("l_min_kw_regulation"), p.thousandths("l_min_kw_directive")
     l_low, l_other = c("l_low_income_amount"), p.outcome(c("l_other_amount"), True, "2° b)")
     c3_max, c3_low, c3_rate, c3_cap = (
@@ -64,29 +66,52 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     no_scrapped, no_l = p.outcome(0, False, "premier alinéa"), p.outcome(0, False, "2°")
     none_car, none_van = p.outcome(0, False, "1°, 3° et 4°"), p.outcome(0, False, "1° bis, 3° et 4°")
 
+    need = {
+        x: p.missing(x)
+        for x in (
+            "premier alinéa",
+            "1°",
+            "1° a)",
+            "1° bis",
+            "2°",
+            "2° a)",
+            "3°",
+            "3° a)",
+            "3° b)",
+            "4°",
+            "4° a)",
+            "4° bis",
+            "5°",
+            *(paragraph for paragraph, _ in calculator.VAN_CLASSES.values()),
+        )
+    }
+
+    # A test gives True, False, or — when the calculator would ask for a fact — its « missing facts » answer.
+    Test = bool | Decided
+
     def capped(terms: tuple[int, int, int], base: int, cap: int, paragraph: str) -> Decided:
         n, h, d = terms
         amount = (n * base + h) // d
         return s, COMPUTED, (cap if amount > cap else amount), True, v, paragraph, None
 
-    def natural(row: Row) -> int:
+    def natural(row: Row, paragraph: str) -> Test:
         kind = row.buyer_person_kind
-        return MISSING if kind is None else kind is NATURAL
+        return need[paragraph] if kind is None else kind is NATURAL
 
-    def low_income(row: Row) -> int:
+    def low_income(row: Row, paragraph: str) -> Test:
         """rules.is_low_income."""
-        if (is_natural := natural(row)) is not True:
+        if (is_natural := natural(row, paragraph)) is not True:
             return is_natural
         income = row.buyer_reference_income_per_share
-        return MISSING if income is None else income <= income_max
+        return need[paragraph] if income is None else income <= income_max
 
-    def modest_or_long_distance(row: Row) -> int:
+    def modest_or_long_distance(row: Row, paragraph: str) -> Test:
         """rules.is_modest_or_long_distance: distances asked only when the income leaves it open."""
-        if (is_natural := natural(row)) is not True:
+        if (is_natural := natural(row, paragraph)) is not True:
             return is_natural
         income = row.buyer_reference_income_per_share
         if income is None:
-            return MISSING
+            return need[paragraph]
         if income <= very_low:
             return True
         if income > income_max:
@@ -96,18 +121,19 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             km_year is not None and km_year > professional_min
         ):
             return True
-        return MISSING if distance is None or km_year is None else False
+        return need[paragraph] if distance is None or km_year is None else False
 
-    def has_range(row: Row) -> int:
+    def has_range(row: Row, paragraph: str) -> Test:
         city_range = row.vehicle_city_electric_range_km
         if city_range is None:
             if row.vehicle_energy not in PURE_THERMAL:
-                return MISSING
+                return need[paragraph]
             city_range = 0  # no « mode tout électrique »
         return city_range > range_min
 
-    def meets_ceiling(row: Row, co2: int) -> int:
-        """rules.meets_co2_ceiling: decided when every combination of the unknown facts agrees."""
+    def meets_ceiling(row: Row, co2: int) -> Test:
+        """rules.meets_co2_ceiling: decided when every combination of the unknown facts agrees, else the
+        first unknown fact (in the calculator's order) whose value can change the answer is asked."""
         registered, first = row.vehicle_previously_registered, row.vehicle_first_registration_date
         if registered is None and first is not None:
             registered = True
@@ -120,22 +146,30 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             and wheelchair is not None
         ):
             return co2 <= ceilings[(not registered or bool(recent), not standard or wheelchair)]
-        outcomes = {
-            co2 <= ceilings[(not r or bool(rc), not n or w)]
-            for r, rc, n, w in product(
-                *(
-                    (x,) if x is not None else (False, True)
-                    for x in (registered, recent, standard, wheelchair)
-                )
-            )
-        }
-        return outcomes.pop() if len(outcomes) == 1 else MISSING
+        facts = (registered, recent, standard, wheelchair)
+        outcomes = {meets(co2, combo) for combo in combos(facts)}
+        if len(outcomes) == 1:
+            return outcomes.pop()
+        for k, paragraph in enumerate(("3°", "3°", "5°", "5°")):  # rules._FACTS
+            if facts[k] is None and any(
+                meets(co2, combo) != meets(co2, combo[:k] + (True,) + combo[k + 1 :])
+                for combo in combos(facts[:k] + (False,) + facts[k + 1 :])
+            ):
+                return need[paragraph]
+        raise AssertionError("unreachable: some unknown fact changes the answer")  # pragma: no cover
 
-    def all_met(*conditions: int) -> int:
-        """The calculator's ``_all_met``: one condition failing decides; else a missing fact is asked."""
-        if False in conditions:
+    def meets(co2: int, combo: tuple[bool, ...]) -> bool:
+        registered, recent, standard, wheelchair = combo
+        return co2 <= ceilings[(not registered or recent, not standard or wheelchair)]
+
+    def combos(facts: tuple[bool | None, ...]) -> list[tuple[bool, ...]]:
+        return list(product(*((x,) if x is not None else (False, True) for x in facts)))
+
+    def all_met(*tests: Test) -> Test:
+        """The calculator's ``_all_met``: one condition failing decides; else the first missing fact."""
+        if False in tests:
             return False
-        return MISSING if MISSING in conditions else True
+        return next((t for t in tests if t is not True), True)
 
     def critair_of(row: Row) -> CritAir | None:
         """Not given for an electric or hydrogen car: « électrique » (the calculator's reading)."""
@@ -144,129 +178,131 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return ELECTRIC_CLASS
         return critair
 
-    def electric(row: Row, category: VehicleCategory) -> list[Decided] | None:
-        """1° (cars) or 1° bis (vans)."""
+    def electric(row: Row, category: VehicleCategory) -> list[Decided] | Decided:
+        """1° (cars) or 1° bis (vans): the candidates, or the fact asked."""
         cost = row.vehicle_acquisition_cost
         if category is VAN:
-            ranged = has_range(row)
-            if ranged is MISSING:
-                return None
-            if not ranged:
-                return []
+            ranged = has_range(row, "1° bis")
+            if ranged is not True:
+                return [] if ranged is False else ranged
             van_class = row.vehicle_van_class
-            if van_class is None or cost is None:
-                return None
-            cap, paragraph = vans[van_class]
+            if van_class is None:
+                return need["1° bis"]
+            cap, paragraph, asked = vans[van_class]
+            if cost is None:
+                return asked
             return [capped(van_rate, cost, cap, paragraph)]
         if cost is None:
-            return None
-        met = all_met(cost + row.vehicle_battery_rental_cost <= c1_max, has_range(row))
+            return need["1°"]
+        met = all_met(cost + row.vehicle_battery_rental_cost <= c1_max, has_range(row, "1°"))
         if met is not True:
-            return None if met is MISSING else []
-        household = modest_or_long_distance(row)
-        if household is MISSING:
-            return None
-        return [capped(c1_rate, cost, c1_cap, cite["1° a)"]) if household else c1_other]
+            return [] if met is False else met
+        household = modest_or_long_distance(row, "1° a)")
+        if household is True:
+            return [capped(c1_rate, cost, c1_cap, cite["1° a)"])]
+        return [c1_other] if household is False else household
 
-    def classed_1(row: Row) -> int:
+    def classed_1(row: Row) -> Test:
         critair = critair_of(row)
-        return MISSING if critair is None else critair is CLASS_1
+        return need["3°"] if critair is None else critair is CLASS_1
 
-    def under_ceiling(row: Row) -> int:
+    def under_ceiling(row: Row) -> Test:
         co2 = row.vehicle_co2_g_per_km
-        return MISSING if co2 is None else meets_ceiling(row, co2)
+        return need["3°"] if co2 is None else meets_ceiling(row, co2)
 
-    def crit_air_1(row: Row) -> list[Decided] | None:
+    def crit_air_1(row: Row) -> list[Decided] | Decided:
         """3° a) and b): price, class « 1 », household, CO2 ceiling, in the order of ``_all_met``."""
         cost = row.vehicle_acquisition_cost
         if cost is None:
-            return None
-        met = all_met(cost <= c3_max, classed_1(row), low_income(row), under_ceiling(row))
+            return need["3°"]
+        met = all_met(cost <= c3_max, classed_1(row), low_income(row, "3° a)"), under_ceiling(row))
         if met is not True:
-            return None if met is MISSING else []
-        found = [(s, COMPUTED, cost if c3_low > cost else c3_low, True, v, cite["3° a)"], None)]
-        household = modest_or_long_distance(row)
-        if household is MISSING:
-            return None
-        if household:
+            return [] if met is False else met
+        found: list[Decided] = [
+            (s, COMPUTED, cost if c3_low > cost else c3_low, True, v, cite["3° a)"], None)
+        ]
+        household = modest_or_long_distance(row, "3° b)")
+        if household is True:
             found.append(capped(c3_rate, cost, c3_cap, cite["3° b)"]))
+        elif household is not False:
+            return household
         return found
 
-    def plug_in(row: Row) -> list[Decided] | None:
+    def plug_in(row: Row) -> list[Decided] | Decided:
         """4° a) and b)."""
         co2 = row.vehicle_co2_g_per_km
         if co2 is None:
-            return None
+            return need["4°"]
         if not c4_min <= co2 <= c4_max:
             return []
         cost = row.vehicle_acquisition_cost
         if cost is None:
-            return None
+            return need["4°"]
         if cost > c4_price:
             return []
         critair = critair_of(row)
         if critair is None:
-            return None
+            return need["4°"]
         if critair is not ELECTRIC_CLASS and critair is not CLASS_1:
             return []
-        household = modest_or_long_distance(row)
-        if household is MISSING:
-            return None
-        return [capped(c4_rate, cost, c4_cap, cite["4° a)"]) if household else c4_other]
+        household = modest_or_long_distance(row, "4° a)")
+        if household is True:
+            return [capped(c4_rate, cost, c4_cap, cite["4° a)"])]
+        return [c4_other] if household is False else household
 
-    def cars_and_vans(row: Row, category: VehicleCategory) -> Decided | None:
+    def cars_and_vans(row: Row, category: VehicleCategory) -> Decided:
         candidates = electric(row, category)
-        if candidates is None:
-            return None
+        if isinstance(candidates, tuple):  # the fact asked
+            return candidates
         for case in (crit_air_1, plug_in):
             found = case(row)
-            if found is None:
-                return None
+            if isinstance(found, tuple):
+                return found
             candidates += found
         if not candidates:
             return none_van if category is VAN else none_car
         return max(candidates, key=lambda o: o[2])  # the first of the highest, as Ctx.best
 
-    def two_three_wheeler(row: Row) -> Decided | None:
+    def two_three_wheeler(row: Row) -> Decided:
         energy = row.vehicle_energy
         if energy is not None and energy is not ELECTRIC_ENERGY:
             return no_l  # not a vehicle of the 6° of D. 251-1
         registered, lead = row.vehicle_previously_registered, row.vehicle_uses_lead_battery
         if registered is None:
-            return None
+            return need["2°"]
         if registered:
             return no_l
         if lead is None:
-            return None
+            return need["2°"]
         if lead:
             return no_l
         power = row.vehicle_net_max_power_kw
         if power is None:
-            return None
+            return need["2°"]
         if power >= kw_directive or power < kw_regulation:  # the instrument does not matter
             threshold = kw_directive if power >= kw_directive else kw_regulation
         else:
             basis = row.vehicle_power_basis
             if basis is None:
-                return None
+                return need["2°"]
             threshold = kw_regulation if basis is REGULATION else kw_directive
         if power < threshold:
             return no_l
-        low = low_income(row)
-        if low is MISSING:
-            return None
-        if not low:
+        low = low_income(row, "2° a)")
+        if low is False:
             return l_other
+        if low is not True:
+            return low
         cost, bonus = row.vehicle_acquisition_cost, row.bonus_ecologique_amount
         if cost is None or bonus is None:
-            return None
+            return need["2° a)"]
         limit = cost - bonus if cost > bonus else 0  # « dans la limite du coût … bonus écologique déduit »
         return s, COMPUTED, (limit if l_low > limit else l_low), True, v, cite["2° a)"], None
 
-    def kernel(row: Row, open_branches: frozenset[str]) -> Decided | None:
+    def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
         category = row.vehicle_category
         if category is None:
-            return None
+            return need["premier alinéa"]
         if not row.scrapped_vehicle:
             return no_scrapped
         if category is CAR or category is VAN:
@@ -275,7 +311,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return two_three_wheeler(row)
         if category is BICYCLE:
             cost = row.vehicle_acquisition_cost
-            return None if cost is None else capped(ebike_rate, cost, ebike_cap, cite["4° bis"])
+            return need["4° bis"] if cost is None else capped(ebike_rate, cost, ebike_cap, cite["4° bis"])
         return no_scrapped  # « premier alinéa »: none of the cases covers the category
 
     return kernel
