@@ -56,7 +56,7 @@ def _json(doc: Any, status: int = 200, headers: dict[str, str] | None = None) ->
     "/v1/schemes",
     tags=["catalogue"],
     summary="The schemes and what the catalogue covers",
-    responses=docs.responses("SchemesOut"),
+    responses=docs.responses("SchemesOut", 404, 422),
 )
 def list_schemes(known: KnownDep, now: NowDep) -> Response:
     """Each aid with its coverage (first and last day on file) and its declared gaps."""
@@ -69,7 +69,7 @@ def list_schemes(known: KnownDep, now: NowDep) -> Response:
     "/v1/schemes/{scheme}/versions",
     tags=["catalogue"],
     summary="The timeline of a scheme",
-    responses=docs.responses("TimelineOut", 422),
+    responses=docs.responses("TimelineOut", 404, 422),
 )
 def scheme_versions(scheme: SchemePath, known: KnownDep, now: NowDep) -> Response:
     """Every version of the scheme's amounts text in date order, and the declared gaps between them."""
@@ -152,7 +152,7 @@ def diff(a: VersionPath, b: VersionPath, known: KnownDep, now: NowDep) -> Respon
     "/v1/resolve",
     tags=["purchase"],
     summary="Which version applies to a purchase or lease",
-    responses=docs.responses("ResolveResponse", 413, 415, 422),
+    responses=docs.responses("ResolveResponse", 404, 413, 415, 422),
     openapi_extra=docs.request_body("resolve"),
 )
 def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
@@ -164,7 +164,7 @@ def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
     "/v1/calculate",
     tags=["purchase"],
     summary="Compute the aid(s) for a purchase or lease",
-    responses=docs.responses("CalculationResponse", 413, 415, 422) | docs.receipt_created(),
+    responses=docs.responses("CalculationResponse", 404, 413, 415, 422) | docs.receipt_created(),
     openapi_extra=docs.request_body("calculate"),
 )
 def calculate(

@@ -21,6 +21,11 @@ OPERATIONS = {
     ("/v1/calculate", "post"),
     ("/healthz", "get"),
     ("/readyz", "get"),
+    # issue 4 (api/audit_routes.py)
+    ("/v1/versions/{version_id}/revisions", "get"),
+    ("/v1/receipts/{receipt_id}", "get"),
+    ("/v1/receipts/{receipt_id}/replay", "post"),
+    ("/v1/admin/versions", "post"),
     # issue 5 (api/case_routes.py, api/batch_routes.py)
     ("/v1/cases", "get"),
     ("/v1/cases/{case_id}", "get"),
