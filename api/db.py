@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,6 @@ from api import tables  # noqa: F401 - registers the table models on SQLModel.me
 CONNECT_TIMEOUT_SECONDS = 3
 SQLITE_BUSY_SECONDS = 60  # how long a SQLite writer waits for another one (a load) before giving up
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
-_MEMORY_LOCK = threading.Lock()
 
 
 def make_engine(url: str, **options: Any) -> Engine:
@@ -58,8 +56,8 @@ def write_lock(connection: Connection, name: str = "catalogue") -> None:
     PostgreSQL: ``pg_advisory_xact_lock`` on a key made of the schema and ``name`` (two catalogues in two
     schemas of one database do not wait for each other). SQLite: the database write lock, taken at once with
     ``BEGIN IMMEDIATE`` — a second writer waits (up to ``SQLITE_BUSY_SECONDS``) and then reads what the
-    first one committed. An in-memory SQLite database (one connection shared by every session) has a process
-    lock instead.
+    first one committed. (An in-memory SQLite database shares one connection between its sessions: there is
+    no second writer to wait for.)
     """
     dialect = connection.dialect.name
     if dialect == "postgresql":
@@ -72,15 +70,6 @@ def write_lock(connection: Connection, name: str = "catalogue") -> None:
         if raw is not None and not raw.in_transaction:
             # pysqlite begins a transaction only before a write: this one is begun here, holding the lock.
             connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-
-def is_memory(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
-
-
-def memory_lock(engine: Engine) -> threading.Lock | None:
-    """The process lock that stands for the write lock of an in-memory SQLite database (None otherwise)."""
-    return _MEMORY_LOCK if is_memory(engine) else None
 
 
 # -- schema ------------------------------------------------------------------------------------------
