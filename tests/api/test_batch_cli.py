@@ -217,3 +217,21 @@ def test_every_column_is_documented_in_the_readme() -> None:
     section = README.read_text(encoding="utf-8").split("## Batch calculation", 1)[1].split("\n## ", 1)[0]
     for column in (*CSV_COLUMNS, *OUTPUT_COLUMNS):
         assert f"`{column}`" in section, column
+
+
+def test_the_plain_block_reading_equals_the_general_one(catalogue: Catalogue) -> None:
+    from api.batch_csv import CsvPlan
+    from api.batch_io import _run_any_csv, _run_plain_csv
+    from legislation.fast import Engine
+
+    plain = [row for row in ROWS if '"' not in row]
+    data = ("\n".join(plain) + "\n").encode()
+    plan, engine = CsvPlan(HEADER.split(",")), Engine(catalogue)
+    fast, general = _run_plain_csv(engine, plan, 2, data), _run_any_csv(engine, plan, 2, data)
+    assert fast.text == general.text
+    assert (fast.rows, fast.results, fast.invalid, fast.first_error) == (
+        general.rows,
+        general.results,
+        general.invalid,
+        general.first_error,
+    )
