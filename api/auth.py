@@ -21,7 +21,7 @@ ADMIN_TOKEN_ENV = "VIGUEUR_ADMIN_TOKEN"
 
 def configured_admin_token() -> str | None:
     """The admin token of this process, read from the environment when a write is attempted."""
-    token = os.environ.get(ADMIN_TOKEN_ENV, "")
+    token = os.environ.get(ADMIN_TOKEN_ENV, "").strip()  # a trailing newline from a secrets file is not part of it
     return token or None
 
 
