@@ -44,6 +44,13 @@ READING_SIX_MONTHS = (
     "months (month ends clamp); on that day exactly, six months have passed and the 137 g (109 g) ceiling"
     " applies."
 )
+READING_NEW_IS_IN_NEW_REGISTRATION_SYSTEM = (
+    "5° lowers the ceilings for vehicles « qui ne relèvent pas du nouveau dispositif d'immatriculation, au sens "
+    "du 4° de l'article 1007 du code général des impôts ». That system has applied to first registrations "
+    "since 1 March 2020 (décret n° 2020-169, which fixed the date for CGI art. 1007 and 1007 bis): a vehicle "
+    "never registered before is first registered at its invoice or first rent, under that system, so the "
+    "fact is not asked for it."
+)
 READING_NO_ELECTRIC_MODE = (
     "A vehicle whose only energy is petrol, diesel, LPG or natural gas has no « mode tout électrique »: "
     "its equivalent all-electric city range is 0 km, so the range condition of 1° and 1° bis is not met "
@@ -217,10 +224,15 @@ def _known_facts(ctx: Ctx) -> dict[str, bool | None]:
         )
     elif registered is False:
         ctx.step("3°", "the vehicle has never been registered before: the new-vehicle ceiling")
+    standard = vehicle.new_registration_system
+    if standard is None and registered is False:
+        # A new vehicle gets its first registration now, in the new system (reading stated in the answer).
+        standard = True
+        ctx.read("new-vehicle-in-new-registration-system", READING_NEW_IS_IN_NEW_REGISTRATION_SYSTEM)
     return {
         "previously_registered": registered,
         "recent": recent,
-        "new_registration_system": vehicle.new_registration_system,
+        "new_registration_system": standard,
         "wheelchair_accessible": vehicle.wheelchair_accessible,
     }
 

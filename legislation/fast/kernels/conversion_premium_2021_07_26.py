@@ -139,6 +139,8 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             registered = True
         recent = None if first is None else decisive(row) < add_months(first, recent_months)
         standard, wheelchair = row.vehicle_new_registration_system, row.vehicle_wheelchair_accessible
+        if standard is None and registered is False:  # rules._known_facts: a new vehicle is in the new system
+            standard = True
         if (
             registered is not None
             and (recent is not None or not registered)

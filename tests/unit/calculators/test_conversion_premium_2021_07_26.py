@@ -751,3 +751,19 @@ def test_plug_in_hybrid_above_every_price_ceiling_needs_no_range(catalogue: Cata
     )
     assert a.missing_facts == ()
     check(a, "0.00", "1°, 3° et 4°")
+
+
+def test_a_new_thermal_car_is_not_asked_its_registration_system(catalogue: Catalogue) -> None:
+    """5° lowers the ceilings only for vehicles outside the new registration system (CGI 1007, 4°), in force for
+    first registrations since 2020-03-01: a new car registered at its 2021 invoice is inside it. Crit'Air 1 petrol
+    car, 118 g ≤ 132 g (new-vehicle ceiling, 3°), 18 000 €, household at 12 000 € per share with a 35 km commute:
+    3° b) 80 % × 18 000 = 14 400 capped at 3 000 € > 3° a) 1 500 €: 3 000 €."""
+    p = purchase("2021-09-15", scheme=Scheme.CONVERSION_PREMIUM, category=VehicleCategory.PASSENGER_CAR,
+                  energy=Energy.PETROL, co2_g_per_km=118, acquisition_cost="18000", critair=CritAir.CLASS_1,
+                  previously_registered=False, wheelchair_accessible=False, scrapped={"energy": Energy.DIESEL},
+                  buyer={"person_kind": PersonKind.NATURAL_PERSON, "reference_income_per_share": "12000",
+                         "home_work_distance_km": "35", "professional_km_per_year": "0"})
+    award = calculate(catalogue, p, Scheme.CONVERSION_PREMIUM).award
+    assert award is not None and award.missing_facts == ()
+    assert award.amount == Decimal("3000.00")
+    assert any(r.id == "new-vehicle-in-new-registration-system" for r in award.readings)
