@@ -74,15 +74,17 @@ def batch(
         _STATE["engine"] = Engine(catalogue_from(versions_dir))
         header, first_line = (_header(source), 2) if kind is Format.CSV else (None, 1)
         count = workers or ((os.cpu_count() or 1) if size >= PARALLEL_FROM_BYTES else 1)
-        sink = stack.enter_context(out.open("w", encoding="utf-8", newline="")) if out else sys.stdout
+        if out is None:
+            sys.stdout.flush()
+        sink = stack.enter_context(out.open("wb")) if out else sys.stdout.buffer
         started = time.perf_counter()
         progress = stack.enter_context(_Progress(size, enabled=sys.stderr.isatty() and not quiet))
         totals = ChunkResult()
         if kind is Format.CSV:
-            csv.writer(sink, lineterminator="\n").writerow(OUTPUT_COLUMNS)
+            sink.write((",".join(OUTPUT_COLUMNS) + "\n").encode())
         blocks = _blocks(source, first_line, csv_quotes=kind is Format.CSV, progress=progress)
         for result in _run(blocks, count, header, versions_dir):
-            sink.write(result.text)
+            sink.write(result.data)
             _add(totals, result)
             progress.update(totals.rows)
     if not quiet:
@@ -168,8 +170,11 @@ def _work(block: Block) -> ChunkResult:
     first_line, data = block
     plan = _STATE["plan"]
     if plan is None:
-        return run_jsonl_chunk(_STATE["engine"], first_line, data)
-    return run_csv_chunk(_STATE["engine"], plan, first_line, data)
+        result = run_jsonl_chunk(_STATE["engine"], first_line, data)
+    else:
+        result = run_csv_chunk(_STATE["engine"], plan, first_line, data)
+    result.data, result.text = result.text.encode(), ""  # encoded once, here, and written as is
+    return result
 
 
 def _add(totals: ChunkResult, result: ChunkResult) -> None:

@@ -64,6 +64,7 @@ BOOLEANS = (
 SCRAPPED_FACTS = tuple(n for n in ROW_FIELDS if n.startswith("scrapped_") and n != "scrapped_vehicle")
 CSV_COLUMNS = ("id", *ROW_FIELDS)
 REMEMBERED = 20_000  # texts remembered per column (every day from 1970 to 2030 is 22 000 texts)
+_FEW = 1_000  # texts remembered per money column (round prices and amounts repeat, cents rarely do)
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _INTEGER = re.compile(r"\d{1,4}")
@@ -207,8 +208,9 @@ class CsvPlan:
                     )
                 )
         remembered = [cell for cell in self.cells if cell[1] not in _CONVERTED]
+        # A price or an income rarely repeats: remembering many would only fill the processor's caches.
         self.converted = [
-            (i, known, convert, defaults[slot])
+            (i, known, convert, defaults[slot], _FEW if c in MONEY_FIELDS else REMEMBERED)
             for i, c, slot, known, convert in self.cells
             if c in _CONVERTED
         ]
@@ -216,7 +218,7 @@ class CsvPlan:
         self.take = operator.itemgetter(*(cell[0] for cell in remembered))
         # Row fields in order, from [remembered values…, converted values…, defaults…].
         order = [cell[2] for cell in remembered] + [
-            ROW_FIELDS.index(header[i]) for i, _, _, _ in self.converted
+            ROW_FIELDS.index(header[i]) for i, _, _, _, _ in self.converted
         ]
         spare = [k for k in range(len(ROW_FIELDS)) if k not in order]
         self.constants = [defaults[k] for k in spare]
@@ -234,13 +236,13 @@ class CsvPlan:
         try:
             values = list(map(dict.__getitem__, self.known, self.take(cells)))
             append = values.append
-            for index, known, convert, default in self.converted:
+            for index, known, convert, default, limit in self.converted:
                 text = cells[index]
                 if text:
                     value = known.get(text)
                     if value is None:
                         value = convert(text)
-                        if len(known) < REMEMBERED:
+                        if len(known) < limit:
                             known[text] = value
                     append(value)
                 else:

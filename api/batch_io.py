@@ -134,10 +134,11 @@ def json_record(line: int, outcome: Outcome | None, error: str | None = None) ->
 class ChunkResult:
     """What a chunk gave: the output text and the counts for the summary."""
 
-    __slots__ = ("text", "rows", "results", "invalid", "fallbacks", "first_error")
+    __slots__ = ("text", "data", "rows", "results", "invalid", "fallbacks", "first_error")
 
     def __init__(self) -> None:
         self.text = ""
+        self.data = b""  # the text encoded, when a worker process hands it back (bytes cross cheaper)
         self.rows = self.results = self.invalid = self.fallbacks = 0
         self.first_error: str | None = None
 
