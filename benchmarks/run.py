@@ -253,7 +253,7 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
 
 
 def http(duration: float, concurrency: tuple[int, ...], workers: int, workdir: Path) -> dict[str, Any]:
-    """`vigueur serve` on loopback (SQLite in the temporary folder), POST /v1/calculate at each concurrency."""
+    """`vigueur serve` on loopback (SQLite in the temporary folder): POST /v1/calculate at each load."""
     catalogue = load_catalogue()
     bodies = []
     for cells in rows(catalogue, 2000, seed=11):
