@@ -35,6 +35,8 @@ SmallLRule = Callable[[Ctx], Award]
 
 def calculate(ctx: Ctx, below_threshold: SmallLRule | None) -> Award:
     """D. 251-7 (2017); ``below_threshold``: the rule under 3 kW, None where the text has none."""
+    if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-1, premier alinéa")) is not None:
+        return short_lease
     category = ctx.need(ctx.vehicle.category, "vehicle.category", "1°")
     ctx.assume(
         "The vehicle meets the conditions of D. 251-1 other than those applied here (buyer domiciled or "

@@ -53,6 +53,8 @@ HOUSEHOLD_CASE_NEW_OR_USED = (
 
 def calculate(ctx: Ctx, why_cases_alternate: str) -> Award:
     """D. 251-8 (2017); ``why_cases_alternate`` states why the more favourable of 1° and 2° is kept."""
+    if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-3, premier alinéa")) is not None:
+        return short_lease
     if ctx.purchase.scrapped_vehicle is None:
         ctx.step_at(f"{D251_3}, premier alinéa", "no vehicle withdrawn from circulation for destruction")
         return ctx.refuse("", "the prime à la conversion requires an old vehicle withdrawn from circulation "

@@ -32,6 +32,8 @@ CARS_AND_VANS = (VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN)
 
 
 def calculate(ctx: Ctx) -> Award:
+    if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-1, premier alinéa")) is not None:
+        return short_lease
     category = ctx.need(ctx.vehicle.category, "vehicle.category", "1°")
     ctx.assume(
         "The vehicle meets the conditions of D. 251-1 (new, registered in France, its 5°, 6° or 7° as its "

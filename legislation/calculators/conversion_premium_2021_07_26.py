@@ -67,6 +67,8 @@ VAN_CLASSES = {
 
 
 def calculate(ctx: Ctx) -> Award:
+    if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-3, premier alinéa")) is not None:
+        return short_lease
     category = ctx.need(ctx.vehicle.category, "vehicle.category", "premier alinéa")
     if ctx.purchase.scrapped_vehicle is None:
         ctx.step_at(

@@ -7,20 +7,25 @@ answer that names it, and records each rule it applies with :meth:`Ctx.step`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
-from collections.abc import Mapping
 from typing import TypeVar
 
 from legislation.award import Award, Reading, Step
-from legislation.enums import PersonKind
+from legislation.enums import Acquisition, PersonKind
 from legislation.errors import MissingFact
 from legislation.facts import Purchase
 from legislation.money import ZERO, round_cents
 from legislation.versions import Version
 
 T = TypeVar("T")
+
+# « dans le cadre d'un contrat d'une durée supérieure ou égale à deux ans »: the lease condition of every
+# conditions article of the period (décret 2014-1672 art. 1 and 4; C. énergie D. 251-1 and D. 251-3, premier
+# alinéa, whose 2016-2021 wording is confirmed in shared/legal/history but not on file as a version).
+LEASE_MIN_MONTHS = 24
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,6 +101,23 @@ class Ctx:
     def is_open(self, branch: str) -> bool:
         """Whether an inline transitional branch of this version is open for the purchase."""
         return branch in self.open_branches
+
+    def lease_refusal(self, citation: str) -> Award | None:
+        """The two-year lease condition of a conditions article not on file (``citation``): a lease the request
+        says is shorter is refused; a lease whose duration is not given is assumed to last two years or more."""
+        if self.purchase.acquisition is not Acquisition.LEASE:
+            return None
+        months = self.purchase.lease_duration_months
+        if months is None:
+            self.assume(f"The lease lasts two years or more ({citation}: « dans le cadre d'un contrat d'une durée "
+                        "supérieure ou égale à deux ans »); the request does not give its duration.")
+            return None
+        if months < LEASE_MIN_MONTHS:
+            self.step_at(citation, f"a lease of {months} months: the aid needs a lease of two years or more")
+            refused = self.refuse("", f"a lease of {months} months is shorter than the two years {citation} requires")
+            return replace(refused, paragraph=citation)
+        self.step_at(citation, f"lease of {months} months ≥ two years ({citation})")
+        return None
 
     # -- money rules -------------------------------------------------------------------------
 
