@@ -60,9 +60,12 @@ def test_decimals_dates_and_unicode_round_trip_exactly(
 
 def test_the_reference_calculator_reads_these_facts() -> None:
     # Read from bonus_2020_06_01.py: ctx.need on category, co2, city range, lead battery, power, its basis,
-    # kWh; ctx.vehicle.energy (3°); kit.cost_with_battery (cost + battery rental); kit caps (person kind).
+    # kWh; ctx.vehicle.energy (3°); kit.cost_with_battery (cost + battery rental); kit caps (person kind);
+    # kit.lease_refusal (acquisition, lease_duration_months: the two-year lease of D. 251-1).
     assert calculator_facts("bonus_2020_06_01") == (
+        "acquisition",
         "buyer.person_kind",
+        "lease_duration_months",
         "vehicle.acquisition_cost",
         "vehicle.battery_energy_kwh",
         "vehicle.battery_rental_cost",
