@@ -17,7 +17,6 @@ from datetime import date, timedelta
 
 from legislation.enums import Acquisition, KeepMode, OrderTest, Scheme
 from legislation.fast.kernels import BUILDERS, Builder, Kernel
-from legislation.calculators.kit import LEASE_MIN_MONTHS
 from legislation.fast.kernels._kit import NotExact
 from legislation.fast.row import SCHEME_TUPLES, Row, cents
 from legislation.resolver import calculate as explained_calculate
@@ -143,10 +142,7 @@ class Engine:
         ):
             decisive_date(row.to_purchase())  # raises the explained path's InvalidDates
         assert day is not None
-        if not row.exact or (row.acquisition is LEASE and row.lease_duration_months is not None
-                             and row.lease_duration_months < LEASE_MIN_MONTHS):
-            # rows the kernels do not decide: inexact numbers, and the rare lease declared shorter than
-            # two years (refused by the calculators' conditions, kit.Ctx.lease_refusal)
+        if not row.exact:  # an amount that does not fit the integer scales: the explained path computes it
             return [self.explained(row, s) for s in row.schemes]
         schemes = row.schemes
         shared = self._plans_of.get(id(schemes))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from legislation.calculators import _bonus_2017 as rules
 from legislation.enums import Energy, VehicleCategory
-from legislation.fast.kernels._kit import COMPUTED, Decided, Kernel, Params
+from legislation.fast.kernels._kit import COMPUTED, LEASE, Decided, Kernel, Params, is_short_lease
 from legislation.fast.row import THOUSANDTHS, Row
 from legislation.versions import Version
 
@@ -62,7 +62,11 @@ def build(version: Version, relied: Mapping[str, Version], *, below_threshold: b
         lower = ceiling if ceiling < l_cap else l_cap
         return s, COMPUTED, (lower if amount > lower else amount), True, v, p2, None
 
+    short_lease = p.refusal_citing("C. énergie, art. D. 251-1, premier alinéa")  # Ctx.lease_refusal
+
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
+        if row.acquisition is LEASE and is_short_lease(row):
+            return short_lease
         category = row.vehicle_category
         if category in FIRST_A:
             co2 = row.vehicle_co2_g_per_km

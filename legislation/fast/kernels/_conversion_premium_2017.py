@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from legislation.calculators import _conversion_premium_2017 as rules
 from legislation.enums import EuroStandard, PersonKind, VehicleCategory
-from legislation.fast.kernels._kit import Decided, Kernel, Params
+from legislation.fast.kernels._kit import LEASE, Decided, Kernel, Params, is_short_lease
 from legislation.fast.row import Row
 from legislation.versions import Version
 
@@ -67,7 +67,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return ASK if required else None
         return home_a if euro is EURO_6 else home_b if euro is EURO_5 else None
 
+    short_lease = p.refusal_citing("C. énergie, art. D. 251-3, premier alinéa")  # Ctx.lease_refusal
+
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
+        if row.acquisition is LEASE and is_short_lease(row):
+            return short_lease
         if not row.scrapped_vehicle:
             return no_scrapped
         category, co2 = row.vehicle_category, row.vehicle_co2_g_per_km

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal
 
+from legislation.calculators.kit import LEASE_MIN_MONTHS
 from legislation.enums import Acquisition, PersonKind
 from legislation.fast.row import CENTS, THOUSANDTHS, Row
 from legislation.versions import Version
@@ -81,6 +82,10 @@ class Params:
         """A fixed outcome of this version (« le montant de l'aide est fixé à 3 000 euros », a refusal)."""
         return self.scheme, COMPUTED, amount, eligible, self.version.id, self.cite(paragraph), None
 
+    def refusal_citing(self, citation: str) -> Decided:
+        """A refusal citing another text in full (``Ctx.lease_refusal``: the conditions article)."""
+        return self.scheme, COMPUTED, 0, False, self.version.id, citation, None
+
     def missing(self, paragraph: str, citation: str | None = None) -> Decided:
         """What the calculator answers when ``ctx.need(…, paragraph)`` finds no fact: 0, eligibility open,
         the paragraph that needs it (``citation``: a full citation of another text, as art. 1 in 2015)."""
@@ -94,6 +99,18 @@ class Params:
         """Exactly what :meth:`Ctx.cite` gives: « C. énergie, art. D. 251-7, 1° »."""
         citation = self.version.citation
         return f"{citation}, {paragraph}" if paragraph else citation
+
+
+LEASE = Acquisition.LEASE
+
+
+def is_short_lease(row: Row) -> bool:
+    """``Ctx.lease_refusal``: a lease the row says lasts less than two years (an unknown duration is not)."""
+    return (
+        row.acquisition is LEASE
+        and row.lease_duration_months is not None
+        and row.lease_duration_months < LEASE_MIN_MONTHS
+    )
 
 
 def decisive(row: Row) -> date:

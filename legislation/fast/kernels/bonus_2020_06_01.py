@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from legislation.enums import Energy, PowerBasis, VehicleCategory
-from legislation.fast.kernels._kit import COMPUTED, NATURAL_PERSON, Decided, Kernel, Params
+from legislation.fast.kernels._kit import (
+    COMPUTED,
+    LEASE,
+    NATURAL_PERSON,
+    Decided,
+    Kernel,
+    Params,
+    is_short_lease,
+)
 from legislation.fast.row import THOUSANDTHS, Row
 from legislation.versions import Version
 
@@ -50,7 +58,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     no_l_energy = p.outcome(0, False, "4°, 5°")
     need = {x: p.missing(x) for x in ("1°", "3°", "4°", "4° a)", "5°", "6°", "7°")}
 
+    short_lease = p.refusal_citing("C. énergie, art. D. 251-1, premier alinéa")  # Ctx.lease_refusal
+
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
+        if row.acquisition is LEASE and is_short_lease(row):
+            return short_lease
         category = row.vehicle_category
         if category is CAR or category is VAN:
             co2 = row.vehicle_co2_g_per_km

@@ -15,7 +15,16 @@ from itertools import product
 from legislation.calculators import _conversion_premium_2021 as rules
 from legislation.calculators import conversion_premium_2021_07_26 as calculator
 from legislation.enums import CritAir, Energy, PersonKind, PowerBasis, VehicleCategory
-from legislation.fast.kernels._kit import COMPUTED, Decided, Kernel, Params, add_months, decisive
+from legislation.fast.kernels._kit import (
+    COMPUTED,
+    LEASE,
+    Decided,
+    Kernel,
+    Params,
+    add_months,
+    decisive,
+    is_short_lease,
+)
 from legislation.fast.row import Row
 from legislation.versions import Version
 
@@ -301,7 +310,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         limit = cost - bonus if cost > bonus else 0  # « dans la limite du coût … bonus écologique déduit »
         return s, COMPUTED, (limit if l_low > limit else l_low), True, v, cite["2° a)"], None
 
+    short_lease = p.refusal_citing("C. énergie, art. D. 251-3, premier alinéa")  # Ctx.lease_refusal
+
     def kernel(row: Row, open_branches: frozenset[str]) -> Decided:
+        if row.acquisition is LEASE and is_short_lease(row):
+            return short_lease
         category = row.vehicle_category
         if category is None:
             return need["premier alinéa"]
