@@ -131,15 +131,12 @@ class Engine:
 
     def outcomes(self, row: Row) -> list[Outcome]:
         """Every scheme of the row; :class:`InvalidDates` exactly as the explained path raises it."""
-        day = row.first_rent_date if row.acquisition is LEASE else row.invoice_date
         order = row.order_date
-        if day is None or (
-            order is not None
-            and (
-                (row.invoice_date is not None and row.invoice_date < order)
-                or (row.first_rent_date is not None and row.first_rent_date < order)
-            )
-        ):
+        if row.acquisition is LEASE:
+            day, other = row.first_rent_date, row.invoice_date
+        else:
+            day, other = row.invoice_date, row.first_rent_date
+        if day is None or (order is not None and (day < order or (other is not None and other < order))):
             decisive_date(row.to_purchase())  # raises the explained path's InvalidDates
         assert day is not None
         if not row.exact:  # an amount that does not fit the integer scales: the explained path computes it
@@ -162,14 +159,11 @@ class Engine:
                 else:
                     assert version is not None
                     decided = self._with_clauses(row, version, day, plan.name)
-                if decided is not None:
-                    results.append(decided)
-                    continue
+                results.append(decided if decided is not None else self.explained(row, plan.scheme))
             elif version is None:
-                assert gap is not None
-                results.append(gap)
-                continue
-            results.append(self.explained(row, plan.scheme))
+                results.append(gap)  # type: ignore[arg-type]
+            else:
+                results.append(self.explained(row, plan.scheme))
         return results
 
     def _with_clauses(self, row: Row, plan: VersionPlan, day: date, scheme: str) -> Outcome | None:
