@@ -176,12 +176,6 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     def combos(facts: tuple[bool | None, ...]) -> list[tuple[bool, ...]]:
         return list(product(*((x,) if x is not None else (False, True) for x in facts)))
 
-    def all_met(*tests: Test) -> Test:
-        """The calculator's ``_all_met``: one condition failing decides; else the first missing fact."""
-        if False in tests:
-            return False
-        return next((t for t in tests if t is not True), True)
-
     def critair_of(row: Row) -> CritAir | None:
         """Not given for an electric or hydrogen car: « électrique » (the calculator's reading)."""
         critair = row.vehicle_critair
@@ -205,9 +199,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             return [capped(van_rate, cost, cap, paragraph)]
         if cost is None:
             return need["1°"]
-        met = all_met(cost + row.vehicle_battery_rental_cost <= c1_max, has_range(row, "1°"))
-        if met is not True:
-            return [] if met is False else met
+        if cost + row.vehicle_battery_rental_cost > c1_max:  # _all_met(price, range): a failure decides
+            return []
+        ranged = has_range(row, "1°")
+        if ranged is not True:
+            return [] if ranged is False else ranged
         household = modest_or_long_distance(row, "1° a)")
         if household is True:
             return [capped(c1_rate, cost, c1_cap, cite["1° a)"])]
@@ -216,6 +212,9 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
     def classed_1(row: Row) -> Test:
         critair = critair_of(row)
         return need["3°"] if critair is None else critair is CLASS_1
+
+    def low_income_3a(row: Row) -> Test:
+        return low_income(row, "3° a)")
 
     def under_ceiling(row: Row) -> Test:
         co2 = row.vehicle_co2_g_per_km
@@ -226,9 +225,19 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
         cost = row.vehicle_acquisition_cost
         if cost is None:
             return need["3°"]
-        met = all_met(cost <= c3_max, classed_1(row), low_income(row, "3° a)"), under_ceiling(row))
-        if met is not True:
-            return [] if met is False else met
+        if cost > c3_max:
+            return []
+        # _all_met(price, class « 1 », household, ceiling): the first failure decides, a fact missing
+        # before it is not asked; the ceiling (the dearest test) only when the others leave it open.
+        asked = None
+        for test in (classed_1, low_income_3a, under_ceiling):
+            met = test(row)
+            if met is False:
+                return []
+            if met is not True and asked is None:
+                asked = met
+        if asked is not None:
+            return asked
         found: list[Decided] = [
             (s, COMPUTED, cost if c3_low > cost else c3_low, True, v, cite["3° a)"], None)
         ]
@@ -272,7 +281,11 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             candidates += found
         if not candidates:
             return none_van if category is VAN else none_car
-        return max(candidates, key=lambda o: o[2])  # the first of the highest, as Ctx.best
+        best = candidates[0]
+        for candidate in candidates[1:]:  # the first of the highest, as Ctx.best
+            if candidate[2] > best[2]:
+                best = candidate
+        return best
 
     def two_three_wheeler(row: Row) -> Decided:
         energy = row.vehicle_energy
