@@ -65,6 +65,21 @@ class VersionPlan:
     def __post_init__(self) -> None:
         self.vid = self.version.id
 
+    # Which clauses are open (a tuple of flags) → the inline branches they open, and the other clauses.
+    opened: dict[tuple[bool, ...], tuple[frozenset[str], tuple[ClausePlan, ...]]] = field(
+        default_factory=dict
+    )
+
+    def open(self, flags: tuple[bool, ...]) -> tuple[frozenset[str], tuple[ClausePlan, ...]]:
+        """The branches and kept versions of the clauses ``flags`` open (remembered: a few combinations)."""
+        clauses = [c for c, is_open in zip(self.clauses, flags, strict=True) if is_open]
+        found = (
+            frozenset(b for c in clauses if c.keeps is KeepMode.INLINE for b in c.branches),
+            tuple(c for c in clauses if c.keeps is not KeepMode.INLINE),
+        )
+        self.opened[flags] = found
+        return found
+
     def set_clauses(self, clauses: tuple[ClausePlan, ...]) -> None:
         self.clauses = clauses
         if clauses:
@@ -168,16 +183,14 @@ class Engine:
 
     def _with_clauses(self, row: Row, plan: VersionPlan, day: date, scheme: str) -> Outcome | None:
         """resolver.calculate for a version whose clauses may be open; None: the explained path decides."""
-        opened = [c for c in plan.clauses if _is_open(c, row, day)]
-        inline = frozenset(b for c in opened if c.keeps is KeepMode.INLINE for b in c.branches)
+        opened = tuple(_is_open(c, row, day) for c in plan.clauses)
+        inline, others = plan.opened.get(opened) or plan.open(opened)
         assert plan.kernel is not None
         decided = plan.kernel(row, inline)
         if decided is None:
             return None
         kept, kept_id, kept_missing = decided, None, False
-        for clause in opened:
-            if clause.keeps is KeepMode.INLINE:
-                continue
+        for clause in others:
             if clause.kept is None:
                 kept_missing = True
                 continue
