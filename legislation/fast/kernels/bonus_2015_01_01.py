@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from legislation.calculators import bonus_2015_01_01 as calculator
-from legislation.enums import VehicleCategory
+from legislation.enums import Energy, VehicleCategory
 from legislation.fast.kernels._art1_2015 import ELIGIBLE, build_check
 from legislation.fast.kernels._kit import COMPUTED, Decided, Kernel, Params
 from legislation.fast.row import Row
@@ -18,6 +18,10 @@ from legislation.versions import Version
 CAR = VehicleCategory.PASSENGER_CAR
 PETROL_DIESEL_HYBRIDS = calculator.PETROL_DIESEL_HYBRIDS
 HYBRID_BRANCH, OTHER_BRANCH = calculator.HYBRID_BRANCH, calculator.OTHER_BRANCH
+
+
+# Energy.is_hybrid, as a tuple: a membership test by identity instead of a property call per row.
+HYBRIDS = tuple(e for e in Energy if e.is_hybrid)
 
 
 def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C901 - mirrors the calculator
@@ -96,7 +100,7 @@ def build(version: Version, relied: Mapping[str, Version]) -> Kernel:  # noqa: C
             and HYBRID_BRANCH in open_branches
         ):
             return between(row, t_n, t_h, t_d, t_floor, t_cap, t_cite, need_t)
-        if energy.is_hybrid and hybrid[0] <= co2 <= hybrid[1]:
+        if energy in HYBRIDS and hybrid[0] <= co2 <= hybrid[1]:
             power = row.vehicle_electric_motor_power_30min_kw
             if power is None:
                 return need_a
