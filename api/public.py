@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from api import examples
-from api.responses import SourceOut, VersionRefOut
+from api.responses import SourceOut, VersionClauseOut, VersionRefOut
 
 _CLOSED = ConfigDict(extra="forbid")
 SchemeName = Literal["bonus", "conversion_premium"]
@@ -137,23 +137,6 @@ class ParameterOut(BaseModel):
     value: str = Field(description="A decimal written as a string (euros, rate, g/km…).")
     paragraph: str
     quote: str = Field(description="The words of the text that fix it (verbatim).")
-
-
-class VersionClauseOut(BaseModel):
-    model_config = _CLOSED
-    id: str
-    paragraph: str
-    keeps: Literal["inline", "previous", "more_favourable"]
-    order_test: Literal["ordered_before", "ordered_on_or_before"]
-    order_limit: date
-    decisive_on_or_before: date
-    deadline_basis: Literal["explicit", "computed"]
-    deadline_reading: str
-    wording: str
-    kept_version_id: str | None
-    kept_version_label: str
-    new_vehicles_only: bool
-    source: SourceOut | None
 
 
 class FactsOut(BaseModel):

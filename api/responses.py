@@ -41,7 +41,9 @@ class SourceOut(BaseModel):
     notes: str
 
 
-class ClauseOut(BaseModel):
+class VersionClauseOut(BaseModel):
+    """A transitional clause as the catalogue holds it (data, not prose)."""
+
     model_config = _CLOSED
     id: str
     paragraph: str
@@ -56,6 +58,11 @@ class ClauseOut(BaseModel):
     kept_version_label: str
     new_vehicles_only: bool
     source: SourceOut | None
+
+
+class ClauseOut(VersionClauseOut):
+    """A transitional clause examined for one purchase, with the test it passed or failed."""
+
     open: bool | None = Field(description="true/false once evaluated; null when not evaluated (no order date, missing fact).")
     test: str
     missing_fact: str | None
