@@ -38,15 +38,31 @@ app.command()(serve)
 app.add_typer(db_app, name="db")
 app.add_typer(receipts_app, name="receipts")
 
-VersionsDir = Annotated[Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: the repository's versions/).")]
+VersionsDir = Annotated[
+    Path | None, typer.Option("--versions-dir", help="The catalogue folder (default: the repository's versions/).")
+]
 RequestFile = Annotated[str | None, typer.Argument(help="Request JSON file; '-' or nothing reads standard input.")]
 Explain = Annotated[bool, typer.Option("--explain", help="A readable French/English trace instead of JSON.")]
-KnownAt = Annotated[str | None, typer.Option("--known-at", help=(
-    "Compute with the catalogue of the database as it was recorded at this instant (ISO 8601 with its offset, "
-    "e.g. 2021-03-02T10:00:00+01:00); implies the database."))]
-Receipt = Annotated[bool, typer.Option("--receipt", help=(
-    "Compute with the catalogue of the database and keep a receipt there (its id on standard error); "
-    "`vigueur receipts show|replay ID`."))]
+KnownAt = Annotated[
+    str | None,
+    typer.Option(
+        "--known-at",
+        help=(
+            "Compute with the catalogue of the database as it was recorded at this instant (ISO 8601 with its offset, "
+            "e.g. 2021-03-02T10:00:00+01:00); implies the database."
+        ),
+    ),
+]
+Receipt = Annotated[
+    bool,
+    typer.Option(
+        "--receipt",
+        help=(
+            "Compute with the catalogue of the database and keep a receipt there (its id on standard error); "
+            "`vigueur receipts show|replay ID`."
+        ),
+    ),
+]
 
 
 def fail(status: int, title: str, errors: list[dict[str, str]], code: int) -> None:
@@ -95,16 +111,27 @@ def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> d
 
 
 @app.command()
-def calculate(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None,
-              receipt: Receipt = False, known_at: KnownAt = None, database_url: DatabaseUrl = None) -> None:
+def calculate(
+    request: RequestFile = None,
+    explain: Explain = False,
+    versions_dir: VersionsDir = None,
+    receipt: Receipt = False,
+    known_at: KnownAt = None,
+    database_url: DatabaseUrl = None,
+) -> None:
     """Compute the aid(s) for a purchase or lease: amount, version, paragraphs, clauses, claim deadline."""
     if receipt or known_at is not None:
         from api.store_cli import calculate_from_database
 
         raw = read_raw(request)
         parsed = _parse(raw)
-        text = calculate_from_database(raw, lambda c: _document("calculate", c, parsed), known_at=known_at,
-                                       receipt=receipt, database_url=database_url)
+        text = calculate_from_database(
+            raw,
+            lambda c: _document("calculate", c, parsed),
+            known_at=known_at,
+            receipt=receipt,
+            database_url=database_url,
+        )
         typer.echo(explain_calculation(json.loads(text)) if explain else text, nl=False)
         return
     catalogue = catalogue_from(versions_dir)
@@ -113,16 +140,22 @@ def calculate(request: RequestFile = None, explain: Explain = False, versions_di
 
 
 @app.command()
-def resolve(request: RequestFile = None, explain: Explain = False, versions_dir: VersionsDir = None,
-            known_at: KnownAt = None, database_url: DatabaseUrl = None) -> None:
+def resolve(
+    request: RequestFile = None,
+    explain: Explain = False,
+    versions_dir: VersionsDir = None,
+    known_at: KnownAt = None,
+    database_url: DatabaseUrl = None,
+) -> None:
     """Which version applies to a purchase or lease, and which transitional clauses are open."""
     if known_at is not None:
         from api.store_cli import calculate_from_database
 
         raw = read_raw(request)
         parsed = _parse(raw)
-        text = calculate_from_database(raw, lambda c: _document("resolve", c, parsed), known_at=known_at,
-                                       receipt=False, database_url=database_url)
+        text = calculate_from_database(
+            raw, lambda c: _document("resolve", c, parsed), known_at=known_at, receipt=False, database_url=database_url
+        )
         typer.echo(explain_resolution(json.loads(text)) if explain else text, nl=False)
         return
     catalogue = catalogue_from(versions_dir)
@@ -144,26 +177,47 @@ def versions(
     for s in schemes:
         timeline = catalogue.timeline(s)
         if day is None:
-            out.append({"scheme": s.value, "versions": [render_version(v, with_text=False) for v in timeline.versions],
-                        "gaps": [{"start": g.start.isoformat(), "end": g.end.isoformat(), "reason": g.reason} for g in timeline.gaps]})
+            out.append(
+                {
+                    "scheme": s.value,
+                    "versions": [render_version(v, with_text=False) for v in timeline.versions],
+                    "gaps": [
+                        {"start": g.start.isoformat(), "end": g.end.isoformat(), "reason": g.reason}
+                        for g in timeline.gaps
+                    ],
+                }
+            )
             continue
         found = timeline.find(day)
         before, after = timeline.nearest(day)
-        out.append({"scheme": s.value, "on": day.isoformat(),
-                    "in_force": render_version(found, with_text=False) if found else None,
-                    "message": None if found else f"no version of the {s.value} amounts on file for {day.isoformat()}",
-                    "nearest_versions": None if found else {"before": version_ref(before), "after": version_ref(after)}})
+        out.append(
+            {
+                "scheme": s.value,
+                "on": day.isoformat(),
+                "in_force": render_version(found, with_text=False) if found else None,
+                "message": None if found else f"no version of the {s.value} amounts on file for {day.isoformat()}",
+                "nearest_versions": None if found else {"before": version_ref(before), "after": version_ref(after)},
+            }
+        )
     typer.echo(dumps({"schemes": out}), nl=False)
 
 
 @app.command()
-def show(version_id: Annotated[str, typer.Argument(help="A version id, e.g. D251-7.2020-06-01.")], versions_dir: VersionsDir = None) -> None:
+def show(
+    version_id: Annotated[str, typer.Argument(help="A version id, e.g. D251-7.2020-06-01.")],
+    versions_dir: VersionsDir = None,
+) -> None:
     """A version's metadata, source and verbatim text."""
     catalogue = catalogue_from(versions_dir)
     try:
         version = catalogue.get(version_id)
     except UnknownVersion as exc:
-        fail(404, "Unknown version", [{"field": "version_id", "message": f"{exc}; known: {', '.join(sorted(catalogue.versions))}"}], 4)
+        fail(
+            404,
+            "Unknown version",
+            [{"field": "version_id", "message": f"{exc}; known: {', '.join(sorted(catalogue.versions))}"}],
+            4,
+        )
         return
     typer.echo(dumps(render_version(version)), nl=False)
 
@@ -171,11 +225,16 @@ def show(version_id: Annotated[str, typer.Argument(help="A version id, e.g. D251
 @app.command()
 def schema() -> None:
     """The JSON Schema of the request and of the responses."""
-    typer.echo(dumps({
-        "request": CalculationRequest.model_json_schema(),
-        "calculate_response": CalculationResponse.model_json_schema(),
-        "resolve_response": ResolveResponse.model_json_schema(),
-    }), nl=False)
+    typer.echo(
+        dumps(
+            {
+                "request": CalculationRequest.model_json_schema(),
+                "calculate_response": CalculationResponse.model_json_schema(),
+                "resolve_response": ResolveResponse.model_json_schema(),
+            }
+        ),
+        nl=False,
+    )
 
 
 def _parse_day(value: str) -> date:

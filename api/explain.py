@@ -16,16 +16,25 @@ def explain_calculation(doc: dict[str, Any]) -> str:
             continue
         lines.append("  Étapes / Steps:")
         lines += [f"    • {s['citation']}: {s['text']}" for s in r["steps"]]
-        verdict = {True: "éligible / eligible", False: "non éligible / not eligible", None: "indéterminé / undetermined"}
+        verdict = {
+            True: "éligible / eligible",
+            False: "non éligible / not eligible",
+            None: "indéterminé / undetermined",
+        }
         lines.append(f"  Montant / Amount: {r['amount']} € — {verdict[r['eligible']]} ({r['paragraph']})")
         lines.append(f"  Motif / Reason: {r['reason']}")
-        lines += [f"  Autre cas non retenu / Other case not kept: {a['citation']}: {a['text']} ({a['amount']} €)" for a in r["alternatives"]]
+        lines += [
+            f"  Autre cas non retenu / Other case not kept: {a['citation']}: {a['text']} ({a['amount']} €)"
+            for a in r["alternatives"]
+        ]
         lines += [f"  Comparé / Compared: {c['version_id']}: {c['amount']} €" for c in r["compared"]]
         lines += [f"  Fait manquant / Missing fact: {m}" for m in r["missing_facts"]]
         lines += [f"  Hypothèse / Assumption: {a}" for a in r["assumptions"]]
         lines += [f"  Lecture retenue / Reading: {x['text']}" for x in r["readings"]]
         if r["claim_deadline"]:
-            lines.append(f"  Demande au plus tard le / Claim by: {r['claim_deadline']} ({r['claim_deadline_citation']})")
+            lines.append(
+                f"  Demande au plus tard le / Claim by: {r['claim_deadline']} ({r['claim_deadline_citation']})"
+            )
         lines += [f"  Attention / Warning: {w}" for w in r["warnings"]]
         lines.append("")
     lines.append(f"Total: {doc['total_amount']} €")
@@ -45,8 +54,7 @@ def explain_resolution(doc: dict[str, Any]) -> str:
 
 def _header(r: dict[str, Any]) -> list[str]:
     name = SCHEME_NAMES.get(r["scheme"], r["scheme"])
-    lines = [f"{name} ({r['scheme']})",
-             f"  Date décisive / Decisive date: {r['decisive_date']} ({r['decided_by']})"]
+    lines = [f"{name} ({r['scheme']})", f"  Date décisive / Decisive date: {r['decisive_date']} ({r['decided_by']})"]
     if r["version_id"] is None:
         near = r["nearest_versions"] or {}
         lines.append(f"  Aucune version au catalogue / No version on file: {r['message']}")
@@ -56,11 +64,18 @@ def _header(r: dict[str, Any]) -> list[str]:
         lines += [f"  Note: {n}" for n in r["notes"]]
         return lines
     until = r["last_day_in_force"] or "…"
-    lines.append(f"  Texte / Text: {r['citation']} — {r['version_id']} (en vigueur / in force {r['valid_from']} → {until}; "
-                 f"provenance: {r['provenance']})")
+    lines.append(
+        f"  Texte / Text: {r['citation']} — {r['version_id']} (en vigueur / in force {r['valid_from']} → {until}; "
+        f"provenance: {r['provenance']})"
+    )
     for c in r["transitional_clauses"]:
         state = {True: "OUVERTE / OPEN", False: "fermée / closed", None: "non évaluée / not evaluated"}[c["open"]]
-        lines.append(f"  Clause transitoire / Transitional clause {c['id']} ({c['paragraph']}, {c['keeps']}): {state} — {c['test']}")
-        lines.append(f"    Échéance / Deadline: {c['decisive_on_or_before']} ({c['deadline_basis']}: {c['deadline_reading']})")
+        lines.append(
+            f"  Clause transitoire / Transitional clause {c['id']} ({c['paragraph']}, {c['keeps']}): "
+            f"{state} — {c['test']}"
+        )
+        lines.append(
+            f"    Échéance / Deadline: {c['decisive_on_or_before']} ({c['deadline_basis']}: {c['deadline_reading']})"
+        )
     lines += [f"  Note: {n}" for n in r["notes"]]
     return lines

@@ -27,21 +27,55 @@ from legislation.versions import Parameter, Source, TransitionalClause, Version
 DEFAULT_VERSIONS_DIR = Path(__file__).resolve().parent.parent / "versions"
 
 VERSION_KEYS = {
-    "id": True, "scheme": False, "role": True, "article": True, "citation": True, "title": True,
-    "valid_from": True, "valid_until": False, "provenance": True, "period_confidence": True,
-    "calculator": False, "relies_on": False, "notes": False, "source": True, "parameters": False,
-    "transitional": False, "claim_deadline_months": False, "claim_deadline_paragraph": False,
+    "id": True,
+    "scheme": False,
+    "role": True,
+    "article": True,
+    "citation": True,
+    "title": True,
+    "valid_from": True,
+    "valid_until": False,
+    "provenance": True,
+    "period_confidence": True,
+    "calculator": False,
+    "relies_on": False,
+    "notes": False,
+    "source": True,
+    "parameters": False,
+    "transitional": False,
+    "claim_deadline_months": False,
+    "claim_deadline_paragraph": False,
     "claim_deadline_quote": False,
 }
 SOURCE_KEYS = {
-    "decree": True, "decree_date": False, "jorf": False, "jorf_date": False, "nor": False, "eli": False,
-    "url": False, "legiarti": False, "jorftext": False, "confidence": True, "notes": False,
+    "decree": True,
+    "decree_date": False,
+    "jorf": False,
+    "jorf_date": False,
+    "nor": False,
+    "eli": False,
+    "url": False,
+    "legiarti": False,
+    "jorftext": False,
+    "confidence": True,
+    "notes": False,
 }
 PARAMETER_KEYS = {"value": True, "paragraph": True, "quote": True}
 CLAUSE_KEYS = {
-    "id": True, "keeps": True, "order_test": True, "order_limit": True, "decisive_on_or_before": True,
-    "deadline_basis": True, "deadline_reading": True, "paragraph": True, "wording": True, "source": False,
-    "kept_version_id": False, "kept_version_label": False, "new_vehicles_only": False, "branches": False,
+    "id": True,
+    "keeps": True,
+    "order_test": True,
+    "order_limit": True,
+    "decisive_on_or_before": True,
+    "deadline_basis": True,
+    "deadline_reading": True,
+    "paragraph": True,
+    "wording": True,
+    "source": False,
+    "kept_version_id": False,
+    "kept_version_label": False,
+    "new_vehicles_only": False,
+    "branches": False,
 }
 CATALOGUE_KEYS = {"gaps": False}
 GAP_KEYS = {"scheme": True, "start": True, "end": True, "reason": True}
@@ -82,9 +116,7 @@ def load_version(folder: Path) -> Version:
 def _build_version(raw: dict[str, Any], text: str, where: str) -> Version:
     role = _enum(Role, raw["role"], where, "role")
     calculator = _opt_str(raw, "calculator", where)
-    parameters = {
-        name: _parameter(name, spec, text, where) for name, spec in _table(raw, "parameters", where).items()
-    }
+    parameters = {name: _parameter(name, spec, text, where) for name, spec in _table(raw, "parameters", where).items()}
     clauses = tuple(_clause(c, text, where, i) for i, c in enumerate(_list(raw, "transitional", where)))
     valid_from = _date(raw["valid_from"], where, "valid_from")
     valid_until = _date(raw["valid_until"], where, "valid_until") if "valid_until" in raw else None
@@ -100,15 +132,25 @@ def _build_version(raw: dict[str, Any], text: str, where: str) -> Version:
     if role is Role.AMOUNTS and scheme is None:
         raise CatalogueError(where, "scheme", "an amounts version belongs to one scheme")
     return Version(
-        id=raw["id"], scheme=scheme, role=role, article=_str(raw, "article", where),
-        citation=_str(raw, "citation", where), title=_str(raw, "title", where),
-        valid_from=valid_from, valid_until=valid_until, text=text,
+        id=raw["id"],
+        scheme=scheme,
+        role=role,
+        article=_str(raw, "article", where),
+        citation=_str(raw, "citation", where),
+        title=_str(raw, "title", where),
+        valid_from=valid_from,
+        valid_until=valid_until,
+        text=text,
         source=_source(raw["source"], where, "source"),
         provenance=_enum(Provenance, raw["provenance"], where, "provenance"),
         period_confidence=_confidence(raw["period_confidence"], where, "period_confidence"),
-        calculator=calculator, parameters=parameters, transitional=clauses,
-        relies_on=tuple(_list(raw, "relies_on", where)), notes=raw.get("notes", ""),
-        claim_deadline_months=months, claim_deadline_paragraph=raw.get("claim_deadline_paragraph", ""),
+        calculator=calculator,
+        parameters=parameters,
+        transitional=clauses,
+        relies_on=tuple(_list(raw, "relies_on", where)),
+        notes=raw.get("notes", ""),
+        claim_deadline_months=months,
+        claim_deadline_paragraph=raw.get("claim_deadline_paragraph", ""),
     )
 
 
@@ -153,21 +195,28 @@ def _clause(raw: Any, text: str, where: str, index: int) -> TransitionalClause:
     source = _source(raw["source"], where, f"{field}.source") if "source" in raw else None
     wording = _str(raw, "wording", where, field + ".")
     if source is None and wording not in text:
-        raise CatalogueError(where, f"{field}.wording", "not in text.txt (give the clause's own source if it is elsewhere)")
+        raise CatalogueError(
+            where, f"{field}.wording", "not in text.txt (give the clause's own source if it is elsewhere)"
+        )
     keeps = _enum(KeepMode, raw["keeps"], where, f"{field}.keeps")
     branches = tuple(_list(raw, "branches", where, field + "."))
     if keeps is KeepMode.INLINE and not branches:
         raise CatalogueError(where, f"{field}.branches", "an inline clause names the calculator branches it opens")
     return TransitionalClause(
-        id=_str(raw, "id", where, field + "."), keeps=keeps,
+        id=_str(raw, "id", where, field + "."),
+        keeps=keeps,
         order_test=_enum(OrderTest, raw["order_test"], where, f"{field}.order_test"),
         order_limit=_date(raw["order_limit"], where, f"{field}.order_limit"),
         decisive_on_or_before=_date(raw["decisive_on_or_before"], where, f"{field}.decisive_on_or_before"),
         deadline_basis=_enum(DeadlineBasis, raw["deadline_basis"], where, f"{field}.deadline_basis"),
         deadline_reading=_str(raw, "deadline_reading", where, field + "."),
-        paragraph=_str(raw, "paragraph", where, field + "."), wording=wording, source=source,
-        kept_version_id=raw.get("kept_version_id"), kept_version_label=raw.get("kept_version_label", ""),
-        new_vehicles_only=bool(raw.get("new_vehicles_only", False)), branches=branches,
+        paragraph=_str(raw, "paragraph", where, field + "."),
+        wording=wording,
+        source=source,
+        kept_version_id=raw.get("kept_version_id"),
+        kept_version_label=raw.get("kept_version_label", ""),
+        new_vehicles_only=bool(raw.get("new_vehicles_only", False)),
+        branches=branches,
     )
 
 
@@ -178,9 +227,16 @@ def _source(raw: Any, where: str, field: str) -> Source:
     if not str(raw["decree"]).strip():
         raise CatalogueError(where, f"{field}.decree", "a version needs its source decree")
     dates = {k: _date(raw[k], where, f"{field}.{k}") for k in ("decree_date", "jorf_date") if k in raw}
-    strings = {k: _str(raw, k, where, field + ".") for k in ("jorf", "nor", "eli", "url", "legiarti", "jorftext") if k in raw}
-    return Source(decree=raw["decree"], confidence=_confidence(raw["confidence"], where, f"{field}.confidence"),
-                  notes=raw.get("notes", ""), **dates, **strings)
+    strings = {
+        k: _str(raw, k, where, field + ".") for k in ("jorf", "nor", "eli", "url", "legiarti", "jorftext") if k in raw
+    }
+    return Source(
+        decree=raw["decree"],
+        confidence=_confidence(raw["confidence"], where, f"{field}.confidence"),
+        notes=raw.get("notes", ""),
+        **dates,
+        **strings,
+    )
 
 
 def _load_gaps(path: Path) -> list[Gap]:
@@ -196,9 +252,14 @@ def _load_gaps(path: Path) -> list[Gap]:
     for i, g in enumerate(_list(raw, "gaps", where)):
         field = f"gaps[{i}]"
         _check_keys(g, GAP_KEYS, where, field + ".")
-        gaps.append(Gap(scheme=_enum(Scheme, g["scheme"], where, f"{field}.scheme"),
-                        start=_date(g["start"], where, f"{field}.start"), end=_date(g["end"], where, f"{field}.end"),
-                        reason=_str(g, "reason", where, field + ".")))
+        gaps.append(
+            Gap(
+                scheme=_enum(Scheme, g["scheme"], where, f"{field}.scheme"),
+                start=_date(g["start"], where, f"{field}.start"),
+                end=_date(g["end"], where, f"{field}.end"),
+                reason=_str(g, "reason", where, field + "."),
+            )
+        )
     return gaps
 
 
@@ -211,33 +272,46 @@ def check_catalogue(versions: list[Version], gaps: list[Gap], where: str) -> Non
                 raise CatalogueError(f"{where}/{v.id}/version.toml", "relies_on", f"no version {ref!r}")
         for c in v.transitional:
             if c.kept_version_id is not None and c.kept_version_id not in ids:
-                raise CatalogueError(f"{where}/{v.id}/version.toml", f"transitional.{c.id}.kept_version_id",
-                                     f"no version {c.kept_version_id!r}")
+                raise CatalogueError(
+                    f"{where}/{v.id}/version.toml",
+                    f"transitional.{c.id}.kept_version_id",
+                    f"no version {c.kept_version_id!r}",
+                )
     by_article: dict[str, list[Version]] = {}
     for v in versions:
         by_article.setdefault(v.article, []).append(v)
     for scheme in Scheme:
-        by_article[f"amounts of {scheme.value}"] = [v for v in versions if v.scheme is scheme and v.role is Role.AMOUNTS]
+        by_article[f"amounts of {scheme.value}"] = [
+            v for v in versions if v.scheme is scheme and v.role is Role.AMOUNTS
+        ]
     for group, members in by_article.items():
         _check_no_overlap(sorted(members, key=lambda v: v.valid_from), group, where)
     for scheme in Scheme:
-        amounts = sorted((v for v in versions if v.scheme is scheme and v.role is Role.AMOUNTS), key=lambda v: v.valid_from)
+        amounts = sorted(
+            (v for v in versions if v.scheme is scheme and v.role is Role.AMOUNTS), key=lambda v: v.valid_from
+        )
         _check_gaps_declared(scheme, amounts, [g for g in gaps if g.scheme is scheme], where)
 
 
 def _check_no_overlap(members: list[Version], group: str, where: str) -> None:
     for a, b in zip(members, members[1:], strict=False):
         if a.valid_until is None or a.valid_until > b.valid_from:
-            raise CatalogueError(f"{where}/{b.id}/version.toml", "valid_from",
-                                 f"{b.id} [{b.valid_from}, …) overlaps {a.id} [{a.valid_from}, {a.valid_until or '…'}) ({group})")
+            raise CatalogueError(
+                f"{where}/{b.id}/version.toml",
+                "valid_from",
+                f"{b.id} [{b.valid_from}, …) overlaps {a.id} [{a.valid_from}, {a.valid_until or '…'}) ({group})",
+            )
 
 
 def _check_gaps_declared(scheme: Scheme, amounts: list[Version], gaps: list[Gap], where: str) -> None:
     for g in gaps:
         inside = [v.id for v in amounts if v.valid_from < g.end and (v.valid_until is None or v.valid_until > g.start)]
         if inside:
-            raise CatalogueError(f"{where}/catalogue.toml", "gaps",
-                                 f"declared gap {g.start}–{g.end} of {scheme.value} overlaps {inside[0]}")
+            raise CatalogueError(
+                f"{where}/catalogue.toml",
+                "gaps",
+                f"declared gap {g.start}–{g.end} of {scheme.value} overlaps {inside[0]}",
+            )
     for a, b in zip(amounts, amounts[1:], strict=False):
         if a.valid_until is None or a.valid_until >= b.valid_from:
             continue
@@ -246,9 +320,12 @@ def _check_gaps_declared(scheme: Scheme, amounts: list[Version], gaps: list[Gap]
             if g.start <= covered < g.end:
                 covered = g.end
         if covered < b.valid_from:
-            raise CatalogueError(f"{where}/catalogue.toml", "gaps",
-                                 f"undeclared gap in {scheme.value} from {covered} to {b.valid_from} "
-                                 f"(between {a.id} and {b.id}); declare it with its reason")
+            raise CatalogueError(
+                f"{where}/catalogue.toml",
+                "gaps",
+                f"undeclared gap in {scheme.value} from {covered} to {b.valid_from} "
+                f"(between {a.id} and {b.id}); declare it with its reason",
+            )
 
 
 def _with_hash(version: Version, text_bytes: bytes) -> Version:

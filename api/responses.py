@@ -63,7 +63,9 @@ class VersionClauseOut(BaseModel):
 class ClauseOut(VersionClauseOut):
     """A transitional clause examined for one purchase, with the test it passed or failed."""
 
-    open: bool | None = Field(description="true/false once evaluated; null when not evaluated (no order date, missing fact).")
+    open: bool | None = Field(
+        description="true/false once evaluated; null when not evaluated (no order date, missing fact)."
+    )
     test: str
     missing_fact: str | None
 
@@ -73,7 +75,9 @@ class VersionRefOut(BaseModel):
     version_id: str
     citation: str
     valid_from: date
-    valid_until: date | None = Field(description="First day no longer in force (exclusive end); null = open or not known.")
+    valid_until: date | None = Field(
+        description="First day no longer in force (exclusive end); null = open or not known."
+    )
 
 
 class NearestOut(BaseModel):
@@ -121,7 +125,9 @@ class SchemeResultOut(_Resolved):
     assumptions: list[str] = Field(description="Conditions in texts not on file that the request is taken to assert.")
     readings: list[ReadingOut]
     missing_facts: list[str] = Field(description="Request fields the text needs and the request did not give.")
-    compared: list[ComparedOut] = Field(description="Every version computed (several under a « more favourable » clause).")
+    compared: list[ComparedOut] = Field(
+        description="Every version computed (several under a « more favourable » clause)."
+    )
     kept_by: str | None = Field(description="The transitional clause that made another version's amount the one kept.")
     claim_deadline: date | None = Field(description="Last day to file the claim (« demande d'aide »).")
     claim_deadline_citation: str | None

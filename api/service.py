@@ -62,8 +62,10 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> dict[str,
             if check.clause.kept_version_id in catalogue.versions:
                 to_compute.append(check.clause.kept_version_id)
             else:
-                warnings.append(f"transitional clause {check.clause.id} is open and keeps "
-                                f"{check.clause.kept_version_label or 'an earlier wording'}, which is not on file")
+                warnings.append(
+                    f"transitional clause {check.clause.id} is open and keeps "
+                    f"{check.clause.kept_version_label or 'an earlier wording'}, which is not on file"
+                )
     doc["status"] = "resolved" if version is not None else "no_version_on_file"
     doc["versions_to_compute"] = to_compute
     doc["warnings"] = warnings
@@ -97,7 +99,9 @@ def _resolved(resolution: Resolution) -> dict[str, Any]:
     v = resolution.version
     message = None
     if v is None:
-        message = f"no version of the {resolution.scheme.value} amounts on file for {resolution.decisive_date.isoformat()}"
+        message = (
+            f"no version of the {resolution.scheme.value} amounts on file for {resolution.decisive_date.isoformat()}"
+        )
     return {
         "scheme": resolution.scheme.value,
         "version_id": v.id if v else None,
@@ -112,7 +116,9 @@ def _resolved(resolution: Resolution) -> dict[str, Any]:
         "decided_by": resolution.decided_by,
         "transitional_clauses": [render_clause(c) for c in resolution.clauses],
         "notes": list(resolution.notes),
-        "nearest_versions": None if v else {
+        "nearest_versions": None
+        if v
+        else {
             "before": version_ref(resolution.nearest_before),
             "after": version_ref(resolution.nearest_after),
         },
@@ -123,12 +129,22 @@ def _resolved(resolution: Resolution) -> dict[str, Any]:
 def render_clause(check: ClauseCheck) -> dict[str, Any]:
     c = check.clause
     return {
-        "id": c.id, "paragraph": c.paragraph, "keeps": c.keeps.value, "order_test": c.order_test.value,
-        "order_limit": c.order_limit.isoformat(), "decisive_on_or_before": c.decisive_on_or_before.isoformat(),
-        "deadline_basis": c.deadline_basis.value, "deadline_reading": c.deadline_reading, "wording": c.wording,
-        "kept_version_id": c.kept_version_id, "kept_version_label": c.kept_version_label,
-        "new_vehicles_only": c.new_vehicles_only, "source": render_source(c.source) if c.source else None,
-        "open": check.open, "test": check.test, "missing_fact": check.missing_fact,
+        "id": c.id,
+        "paragraph": c.paragraph,
+        "keeps": c.keeps.value,
+        "order_test": c.order_test.value,
+        "order_limit": c.order_limit.isoformat(),
+        "decisive_on_or_before": c.decisive_on_or_before.isoformat(),
+        "deadline_basis": c.deadline_basis.value,
+        "deadline_reading": c.deadline_reading,
+        "wording": c.wording,
+        "kept_version_id": c.kept_version_id,
+        "kept_version_label": c.kept_version_label,
+        "new_vehicles_only": c.new_vehicles_only,
+        "source": render_source(c.source) if c.source else None,
+        "open": check.open,
+        "test": check.test,
+        "missing_fact": check.missing_fact,
     }
 
 
@@ -139,24 +155,41 @@ def render_source(source: Source) -> dict[str, Any]:
 def version_ref(version: Version | None) -> dict[str, Any] | None:
     if version is None:
         return None
-    return {"version_id": version.id, "citation": version.citation, "valid_from": version.valid_from.isoformat(),
-            "valid_until": _iso(version.valid_until)}
+    return {
+        "version_id": version.id,
+        "citation": version.citation,
+        "valid_from": version.valid_from.isoformat(),
+        "valid_until": _iso(version.valid_until),
+    }
 
 
 def render_version(version: Version, with_text: bool = True) -> dict[str, Any]:
     """A version's metadata (and verbatim text): what `vigueur show` and `GET /v1/versions/{id}` answer."""
     doc: dict[str, Any] = {
-        "version_id": version.id, "scheme": version.scheme.value if version.scheme else None,
-        "role": version.role.value, "article": version.article, "citation": version.citation, "title": version.title,
-        "valid_from": version.valid_from.isoformat(), "valid_until": _iso(version.valid_until),
-        "last_day_in_force": _iso(version.last_day), "provenance": version.provenance.value,
-        "period_confidence": version.period_confidence, "source": render_source(version.source),
-        "calculator": version.calculator, "relies_on": list(version.relies_on),
-        "parameters": {n: {"value": str(p.value), "paragraph": p.paragraph, "quote": p.quote}
-                       for n, p in version.parameters.items()},
-        "transitional_clauses": [render_clause(ClauseCheck(clause=c, version_id=version.id, open=None, test=""))
-                                 for c in version.transitional],
-        "claim_deadline_months": version.claim_deadline_months, "notes": version.notes.strip(),
+        "version_id": version.id,
+        "scheme": version.scheme.value if version.scheme else None,
+        "role": version.role.value,
+        "article": version.article,
+        "citation": version.citation,
+        "title": version.title,
+        "valid_from": version.valid_from.isoformat(),
+        "valid_until": _iso(version.valid_until),
+        "last_day_in_force": _iso(version.last_day),
+        "provenance": version.provenance.value,
+        "period_confidence": version.period_confidence,
+        "source": render_source(version.source),
+        "calculator": version.calculator,
+        "relies_on": list(version.relies_on),
+        "parameters": {
+            n: {"value": str(p.value), "paragraph": p.paragraph, "quote": p.quote}
+            for n, p in version.parameters.items()
+        },
+        "transitional_clauses": [
+            render_clause(ClauseCheck(clause=c, version_id=version.id, open=None, test=""))
+            for c in version.transitional
+        ],
+        "claim_deadline_months": version.claim_deadline_months,
+        "notes": version.notes.strip(),
         "version_hash": version.content_hash,
     }
     for clause in doc["transitional_clauses"]:
@@ -168,13 +201,21 @@ def render_version(version: Version, with_text: bool = True) -> dict[str, Any]:
 
 
 def _step(step: Step) -> dict[str, Any]:
-    return {"citation": step.citation, "text": step.text,
-            "amount": format_euros(step.amount) if step.amount is not None else None}
+    return {
+        "citation": step.citation,
+        "text": step.text,
+        "amount": format_euros(step.amount) if step.amount is not None else None,
+    }
 
 
 def _compared(award: Award) -> dict[str, Any]:
-    return {"version_id": award.version_id, "amount": format_euros(award.amount), "eligible": award.eligible,
-            "paragraph": award.paragraph, "reason": award.reason}
+    return {
+        "version_id": award.version_id,
+        "amount": format_euros(award.amount),
+        "eligible": award.eligible,
+        "paragraph": award.paragraph,
+        "reason": award.reason,
+    }
 
 
 def _iso(day: date | None) -> str | None:

@@ -35,7 +35,9 @@ class NoVersionInForce(VigueurError):
 
     def __init__(self, scheme: str, on: date, before: str | None, after: str | None) -> None:
         near = ", ".join(x for x in (f"before: {before}" if before else "", f"after: {after}" if after else "") if x)
-        super().__init__(f"no version of the {scheme} amounts on file for {on.isoformat()}" + (f" ({near})" if near else ""))
+        super().__init__(
+            f"no version of the {scheme} amounts on file for {on.isoformat()}" + (f" ({near})" if near else "")
+        )
         self.scheme = scheme
         self.on = on
         self.nearest_before = before

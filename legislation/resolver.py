@@ -96,20 +96,28 @@ def check_clause(clause: TransitionalClause, version: Version, purchase: Purchas
     """Evaluate one clause's window for a purchase."""
     order = purchase.order_date
     if order is None:
-        return ClauseCheck(clause=clause, version_id=version.id, open=None,
-                           test="not evaluated: the request gives no order_date")
+        return ClauseCheck(
+            clause=clause, version_id=version.id, open=None, test="not evaluated: the request gives no order_date"
+        )
     if clause.order_test is OrderTest.ORDERED_BEFORE:
         order_ok, order_words = order < clause.order_limit, f"ordered {order} < {clause.order_limit}"
     else:
         order_ok, order_words = order <= clause.order_limit, f"ordered {order} ≤ {clause.order_limit}"
     deadline_ok = decisive <= clause.decisive_on_or_before
-    test = f"{order_words}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ {clause.decisive_on_or_before}: " \
-           f"{'yes' if deadline_ok else 'no'}"
+    test = (
+        f"{order_words}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ {clause.decisive_on_or_before}: "
+        f"{'yes' if deadline_ok else 'no'}"
+    )
     if clause.new_vehicles_only and order_ok and deadline_ok:
         registered = purchase.vehicle.previously_registered
         if registered is None:
-            return ClauseCheck(clause=clause, version_id=version.id, open=None, test=test + "; new vehicle: unknown",
-                               missing_fact="vehicle.previously_registered")
+            return ClauseCheck(
+                clause=clause,
+                version_id=version.id,
+                open=None,
+                test=test + "; new vehicle: unknown",
+                missing_fact="vehicle.previously_registered",
+            )
         test += f"; new vehicle (never registered before): {'no' if registered else 'yes'}"
         return ClauseCheck(clause=clause, version_id=version.id, open=not registered, test=test)
     return ClauseCheck(clause=clause, version_id=version.id, open=order_ok and deadline_ok, test=test)
@@ -123,15 +131,22 @@ def resolve(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Resolut
     if version is None:
         before, after = timeline.nearest(decisive)
         gap = timeline.gap_on(decisive)
-        return Resolution(scheme=scheme, decisive_date=decisive, decided_by=decided_by, version=None,
-                          nearest_before=before, nearest_after=after,
-                          notes=(f"declared gap: {gap.reason}",) if gap else ())
+        return Resolution(
+            scheme=scheme,
+            decisive_date=decisive,
+            decided_by=decided_by,
+            version=None,
+            nearest_before=before,
+            nearest_after=after,
+            notes=(f"declared gap: {gap.reason}",) if gap else (),
+        )
     checks = tuple(check_clause(c, version, purchase, decisive) for c in version.transitional)
     notes: tuple[str, ...] = ()
     if version.transitional and purchase.order_date is None:
         notes = ("no order_date given: the transitional clauses of this version were not evaluated",)
-    return Resolution(scheme=scheme, decisive_date=decisive, decided_by=decided_by, version=version,
-                      clauses=checks, notes=notes)
+    return Resolution(
+        scheme=scheme, decisive_date=decisive, decided_by=decided_by, version=version, clauses=checks, notes=notes
+    )
 
 
 def run_calculator(
@@ -148,10 +163,17 @@ def run_calculator(
         award: Award = get_calculator(version.calculator or "").calculate(ctx)
         return award
     except MissingFact as missing:
-        return Award(version_id=version.id, amount=ZERO, eligible=None,
-                     reason=str(missing), paragraph=missing.paragraph, steps=tuple(ctx.steps),
-                     assumptions=tuple(ctx.assumptions), readings=tuple(ctx.readings),
-                     missing_facts=(missing.field or "",))
+        return Award(
+            version_id=version.id,
+            amount=ZERO,
+            eligible=None,
+            reason=str(missing),
+            paragraph=missing.paragraph,
+            steps=tuple(ctx.steps),
+            assumptions=tuple(ctx.assumptions),
+            readings=tuple(ctx.readings),
+            missing_facts=(missing.field or "",),
+        )
 
 
 def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> SchemeResult:
@@ -160,7 +182,9 @@ def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Schem
     version = resolution.version
     if version is None:
         return SchemeResult(resolution=resolution, status="no_version_on_file")
-    inline = frozenset(b for c in resolution.open_clauses if c.clause.keeps is KeepMode.INLINE for b in c.clause.branches)
+    inline = frozenset(
+        b for c in resolution.open_clauses if c.clause.keeps is KeepMode.INLINE for b in c.clause.branches
+    )
     current = run_calculator(version, purchase, resolution.decisive_date, inline, catalogue)
     compared = [current]
     kept, kept_by, warnings, kept_missing = current, None, [], False
@@ -174,8 +198,11 @@ def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Schem
             warnings.append(
                 f"transitional clause {clause.id} ({clause.paragraph}) is open and keeps "
                 f"{clause.kept_version_label or 'an earlier wording'}, which is not on file: "
-                + ("the amount shown is the version in force's, a lower bound of what is due"
-                   if clause.keeps is KeepMode.MORE_FAVOURABLE else "the amount due cannot be computed")
+                + (
+                    "the amount shown is the version in force's, a lower bound of what is due"
+                    if clause.keeps is KeepMode.MORE_FAVOURABLE
+                    else "the amount due cannot be computed"
+                )
             )
             continue
         previous = run_calculator(other, purchase, resolution.decisive_date, frozenset(), catalogue)
@@ -190,8 +217,16 @@ def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Schem
         citation = f"{deadline_text.citation}, {deadline_text.claim_deadline_paragraph}".rstrip(", ")
     else:
         warnings.append(f"no claim-deadline text on file for {resolution.decisive_date.isoformat()}")
-    return SchemeResult(resolution=resolution, status=status, award=kept, compared=tuple(compared), kept_by=kept_by,
-                        claim_deadline=deadline, claim_deadline_citation=citation, warnings=tuple(warnings))
+    return SchemeResult(
+        resolution=resolution,
+        status=status,
+        award=kept,
+        compared=tuple(compared),
+        kept_by=kept_by,
+        claim_deadline=deadline,
+        claim_deadline_citation=citation,
+        warnings=tuple(warnings),
+    )
 
 
 __all__ = ["ClauseCheck", "NoVersionInForce", "Resolution", "SchemeResult", "calculate", "decisive_date", "resolve"]

@@ -72,9 +72,7 @@ def refusal(ctx: Ctx) -> Award | None:
             "under other instruments (directive 2002/24/CE, règlement (UE) n° 168/2013), so they are outside "
             "the 2015 aid.",
         )
-        return refuse(
-            ctx, "I, 1°", f"a vehicle of category {category.value} is not in the categories of art. 1, I, 1°"
-        )
+        return refuse(ctx, "I, 1°", f"a vehicle of category {category.value} is not in the categories of art. 1, I, 1°")
     ctx.step_at(cite("I, 1°"), f"category {category.value}: a category of art. 1, I, 1°")
     if (denied := _new_and_kept(ctx)) is not None:
         return denied
@@ -94,19 +92,12 @@ def _lease_duration(ctx: Ctx) -> Award | None:
 def _new_and_kept(ctx: Ctx) -> Award | None:
     registered = ctx.vehicle.previously_registered
     if registered:
-        return refuse(
-            ctx, "I, 2°", "the vehicle was registered before (France or abroad): art. 1, I, 2° is not met"
-        )
+        return refuse(ctx, "I, 2°", "the vehicle was registered before (France or abroad): art. 1, I, 2° is not met")
     if registered is None:
-        ctx.assume(
-            "The vehicle was never registered before, in France or abroad "
-            "(décret n° 2014-1672, art. 1, I, 2°)."
-        )
+        ctx.assume("The vehicle was never registered before, in France or abroad (décret n° 2014-1672, art. 1, I, 2°).")
     else:
         ctx.step_at(cite("I, 2°"), "never registered before")
-    ctx.assume(
-        "The vehicle is registered in France in a definitive series (décret n° 2014-1672, art. 1, I, 3°)."
-    )
+    ctx.assume("The vehicle is registered in France in a definitive series (décret n° 2014-1672, art. 1, I, 3°).")
     ctx.assume(
         "The vehicle will not be sold within six months of its first registration nor before 6 000 km "
         "(décret n° 2014-1672, art. 1, I, 4°; otherwise the aid is repaid, II)."
@@ -148,10 +139,9 @@ def _co2_ceiling(ctx: Ctx, category: VehicleCategory) -> Award | None:
     if energy.is_hybrid:
         ctx.step_at(
             cite("I, 5° a)"),
-            f"{energy.value}, CO2 {co2} g/km ≤ {_p(ctx, 'hybrid_co2_max')} g/km (electric + petrol, diesel, LPG or CNG)",
+            f"{energy.value}, CO2 {co2} g/km ≤ {_p(ctx, 'hybrid_co2_max')} g/km "
+            "(electric + petrol, diesel, LPG or CNG)",
         )
         return None
     ceiling = "60 g/km (90 g/km only in the transitional window, which is not open)"
-    return refuse(
-        ctx, "I, 5° a)", f"{energy.value} passenger car, CO2 {co2} g/km above its ceiling of {ceiling}"
-    )
+    return refuse(ctx, "I, 5° a)", f"{energy.value} passenger car, CO2 {co2} g/km above its ceiling of {ceiling}")

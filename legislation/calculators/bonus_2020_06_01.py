@@ -16,17 +16,42 @@ from legislation.calculators.kit import Ctx
 from legislation.enums import Energy, PowerBasis, VehicleCategory
 
 PARAMETERS = (
-    "ev_co2_max", "ev_low_price_limit", "ev_rate", "ev_cap_natural", "ev_cap_legal",
-    "ev_mid_price_max", "ev_mid_amount", "ev_high_amount",
-    "l_min_kw_regulation", "l_min_kw_directive", "l_per_kwh", "l_rate", "l_cap", "l_small_rate", "l_small_cap",
-    "m2n2_rate", "m2n2_cap",
-    "phev_co2_min", "phev_co2_max", "phev_price_max", "phev_range_min", "phev_amount",
+    "ev_co2_max",
+    "ev_low_price_limit",
+    "ev_rate",
+    "ev_cap_natural",
+    "ev_cap_legal",
+    "ev_mid_price_max",
+    "ev_mid_amount",
+    "ev_high_amount",
+    "l_min_kw_regulation",
+    "l_min_kw_directive",
+    "l_per_kwh",
+    "l_rate",
+    "l_cap",
+    "l_small_rate",
+    "l_small_cap",
+    "m2n2_rate",
+    "m2n2_cap",
+    "phev_co2_min",
+    "phev_co2_max",
+    "phev_price_max",
+    "phev_range_min",
+    "phev_amount",
 )
 
 # The parameters that are amounts the text can award (caps and flat amounts): the highest is the most
 # this version can give, which the property tests check every answer against.
-AMOUNT_PARAMETERS = ("ev_cap_natural", "ev_cap_legal", "ev_mid_amount", "ev_high_amount", "l_cap", "l_small_cap",
-                     "m2n2_cap", "phev_amount")
+AMOUNT_PARAMETERS = (
+    "ev_cap_natural",
+    "ev_cap_legal",
+    "ev_mid_amount",
+    "ev_high_amount",
+    "l_cap",
+    "l_small_cap",
+    "m2n2_cap",
+    "phev_amount",
+)
 
 CARS_AND_VANS = (VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN)
 
@@ -98,7 +123,9 @@ def _plug_in_hybrid(ctx: Ctx) -> Award:
     city_range = ctx.need(ctx.vehicle.city_electric_range_km, "vehicle.city_electric_range_km", "7°")
     if city_range <= ctx.p("phev_range_min"):
         return ctx.refuse("7°", f"21–50 g/km but city electric range {city_range} km is not above 50 km")
-    ctx.step("7°", f"21–50 g/km, cost {cost} € ≤ 50 000 €, city electric range {city_range} km > 50 km", ctx.p("phev_amount"))
+    ctx.step(
+        "7°", f"21–50 g/km, cost {cost} € ≤ 50 000 €, city electric range {city_range} km > 50 km", ctx.p("phev_amount")
+    )
     return ctx.award(ctx.p("phev_amount"), "7°", "plug-in hybrid 21–50 g/km, ≤ 50 000 €, range > 50 km")
 
 
@@ -119,8 +146,11 @@ def _two_three_wheelers(ctx: Ctx) -> Award:
     if energy is not None and energy is not Energy.ELECTRIC:
         ctx.read("l-vehicle-electric-only", L_ELECTRIC_ONLY)
         ctx.step_at("C. énergie, art. D. 251-1, 6°", f"energy {energy.value}: the 6° requires electricity")
-        return ctx.refuse("4°, 5°", f"a {energy.value} two- or three-wheeler or quadricycle is not a vehicle "
-                                    "of the 6° of D. 251-1 (electric): neither 4° nor 5° applies")
+        return ctx.refuse(
+            "4°, 5°",
+            f"a {energy.value} two- or three-wheeler or quadricycle is not a vehicle "
+            "of the 6° of D. 251-1 (electric): neither 4° nor 5° applies",
+        )
     lead = ctx.need(ctx.vehicle.uses_lead_battery, "vehicle.uses_lead_battery", "4°")
     if lead:
         return ctx.refuse("4°", "the vehicle uses a lead battery: neither 4° nor 5° applies")
@@ -133,7 +163,9 @@ def _two_three_wheelers(ctx: Ctx) -> Award:
         lower = min(ceiling, ctx.p("l_cap"))
         ctx.step("4° b)", f"the lower of 4° a) {ceiling} € and 4° b) {ctx.p('l_cap')} € is {lower} €", lower)
         amount = ctx.cap("4°", amount, lower, "the lower of the two amounts")
-        return ctx.award(amount, "4°", f"electric L vehicle, {power} kW ≥ {threshold} kW: 250 €/kWh capped at {lower} €")
+        return ctx.award(
+            amount, "4°", f"electric L vehicle, {power} kW ≥ {threshold} kW: 250 €/kWh capped at {lower} €"
+        )
     cost = ctx.need(ctx.vehicle.acquisition_cost, "vehicle.acquisition_cost", "5°")
     amount = ctx.rate("5°", "l_small_rate", cost, "cost")
     amount = ctx.cap("5°", amount, ctx.p("l_small_cap"), "cap")
@@ -146,9 +178,12 @@ def _power_threshold(ctx: Ctx, power: Decimal) -> Decimal:
     low, high = ctx.p("l_min_kw_regulation"), ctx.p("l_min_kw_directive")
     if power >= high or power < low:
         side = "≥ both" if power >= high else "< both"
-        ctx.step("4°, 5°", f"net maximum power {power} kW is {side} thresholds ({low} kW under "
-                           f"règlement (UE) 168/2013, {high} kW under directive 2002/24/CE): "
-                           "the instrument does not matter")
+        ctx.step(
+            "4°, 5°",
+            f"net maximum power {power} kW is {side} thresholds ({low} kW under "
+            f"règlement (UE) 168/2013, {high} kW under directive 2002/24/CE): "
+            "the instrument does not matter",
+        )
         return high if power >= high else low
     basis = ctx.need(ctx.vehicle.power_basis, "vehicle.power_basis", "4°")
     return low if basis is PowerBasis.REGULATION_EU_168_2013 else high

@@ -41,8 +41,17 @@ class Ctx:
     """The explained evaluation of one version's barème for one purchase."""
 
     __slots__ = (
-        "version", "purchase", "vehicle", "buyer", "decisive_date", "open_branches", "relied",
-        "steps", "assumptions", "readings", "alternatives",
+        "version",
+        "purchase",
+        "vehicle",
+        "buyer",
+        "decisive_date",
+        "open_branches",
+        "relied",
+        "steps",
+        "assumptions",
+        "readings",
+        "alternatives",
     )
 
     def __init__(
@@ -109,8 +118,10 @@ class Ctx:
             return None
         months = self.purchase.lease_duration_months
         if months is None:
-            self.assume(f"The lease lasts two years or more ({citation}: « dans le cadre d'un contrat d'une durée "
-                        "supérieure ou égale à deux ans »); the request does not give its duration.")
+            self.assume(
+                f"The lease lasts two years or more ({citation}: « dans le cadre d'un contrat d'une durée "
+                "supérieure ou égale à deux ans »); the request does not give its duration."
+            )
             return None
         if months < LEASE_MIN_MONTHS:
             self.step_at(citation, f"a lease of {months} months: the aid needs a lease of two years or more")
@@ -181,7 +192,9 @@ class Ctx:
         kept = max(candidates, key=lambda c: c.amount)
         for other in candidates:
             if other is not kept:
-                self.alternatives.append(Step(citation=self.cite(other.paragraph), text=other.reason, amount=other.amount))
+                self.alternatives.append(
+                    Step(citation=self.cite(other.paragraph), text=other.reason, amount=other.amount)
+                )
         if len(candidates) > 1:
             self.read("alternative-cases-most-favourable", why)
         return self.award(kept.amount, kept.paragraph, kept.reason)

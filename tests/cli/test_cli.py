@@ -35,7 +35,11 @@ def test_calculate_example_file() -> None:
     CalculationResponse.model_validate(doc)
     bonus = doc["results"][0]
     # 27 % × 32 000 = 8 640 > 7 000: the natural-person cap of D. 251-7 1° (2020)
-    assert (bonus["amount"], bonus["version_id"], bonus["paragraph"]) == ("7000.00", "D251-7.2020-06-01", "C. énergie, art. D. 251-7, 1°")
+    assert (bonus["amount"], bonus["version_id"], bonus["paragraph"]) == (
+        "7000.00",
+        "D251-7.2020-06-01",
+        "C. énergie, art. D. 251-7, 1°",
+    )
 
 
 def test_calculate_reads_standard_input() -> None:
@@ -93,7 +97,9 @@ def test_bad_input_names_the_field(mutation, field: str) -> None:  # type: ignor
     assert "Traceback" not in result.stdout
 
 
-@pytest.mark.parametrize("body", ["", "{", "[]", "null", "\"text\"", "{\"acquisition\": \"purchase\", \"invoice_date\": \"2020-07-15\",}"])
+@pytest.mark.parametrize(
+    "body", ["", "{", "[]", "null", '"text"', '{"acquisition": "purchase", "invoice_date": "2020-07-15",}']
+)
 def test_malformed_json_is_a_problem_not_a_traceback(body: str) -> None:
     result = run("calculate", stdin=body)
     assert result.exit_code == 2 and json.loads(result.stdout)["status"] == 422
@@ -124,7 +130,9 @@ def test_versions_bad_date() -> None:
 def test_show_gives_the_verbatim_text() -> None:
     result = run("show", "D251-7.2020-06-01")
     doc = json.loads(result.stdout)
-    seed = (Path(__file__).resolve().parents[2] / "versions" / "D251-7.2020-06-01" / "text.txt").read_text(encoding="utf-8")
+    seed = (Path(__file__).resolve().parents[2] / "versions" / "D251-7.2020-06-01" / "text.txt").read_text(
+        encoding="utf-8"
+    )
     assert doc["text"] == seed and doc["source"]["nor"] == "TRER2013154D"
 
 

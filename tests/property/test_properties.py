@@ -66,9 +66,16 @@ buyers = st.builds(
     home_work_distance_km=opt(st.decimals(min_value=0, max_value=60, places=0)),
     professional_km_per_year=opt(st.decimals(min_value=0, max_value=30000, places=0)),
 )
-scrapped = opt(st.builds(ScrappedVehicle, energy=opt(st.sampled_from(Energy)), category=opt(st.sampled_from(VehicleCategory)),
-                         first_registration_date=opt(st.dates(date(1985, 1, 1), date(2015, 1, 1))),
-                         owned_since=opt(st.dates(date(1990, 1, 1), date(2015, 1, 1))), destruction_date=opt(days)))
+scrapped = opt(
+    st.builds(
+        ScrappedVehicle,
+        energy=opt(st.sampled_from(Energy)),
+        category=opt(st.sampled_from(VehicleCategory)),
+        first_registration_date=opt(st.dates(date(1985, 1, 1), date(2015, 1, 1))),
+        owned_since=opt(st.dates(date(1990, 1, 1), date(2015, 1, 1))),
+        destruction_date=opt(days),
+    )
+)
 
 
 @st.composite
@@ -81,7 +88,9 @@ def purchases(draw):  # type: ignore[no-untyped-def]
         order_date=order,
         invoice_date=None if lease else decisive,
         first_rent_date=decisive if lease else None,
-        vehicle=draw(vehicles), buyer=draw(buyers), scrapped_vehicle=draw(scrapped),
+        vehicle=draw(vehicles),
+        buyer=draw(buyers),
+        scrapped_vehicle=draw(scrapped),
         bonus_ecologique_amount=draw(opt(st.decimals(min_value=0, max_value=7000, places=0))),
     )
 
@@ -99,9 +108,13 @@ def test_every_calculator_declares_the_amounts_it_can_award(catalogue: Catalogue
             assert names and set(names) <= set(version.parameters), version.id
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(purchase=purchases(), scheme=st.sampled_from(Scheme))
-def test_amount_is_between_zero_and_the_versions_highest_amount(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> None:
+def test_amount_is_between_zero_and_the_versions_highest_amount(
+    catalogue: Catalogue, purchase: Purchase, scheme: Scheme
+) -> None:
     result = calculate(catalogue, purchase, scheme)
     if result.award is None:
         assert result.status == "no_version_on_file"
@@ -137,13 +150,17 @@ def test_never_above_the_stated_rate_times_the_cost_2020(catalogue: Catalogue, p
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(purchase=purchases(), scheme=st.sampled_from(Scheme))
-def test_adding_a_version_never_changes_results_before_its_start(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> None:
+def test_adding_a_version_never_changes_results_before_its_start(
+    catalogue: Catalogue, purchase: Purchase, scheme: Scheme
+) -> None:
     timeline = catalogue.timeline(scheme)
     if not timeline.versions:
         return
     newest = timeline.versions[-1]
-    without = Catalogue([v for v in catalogue.versions.values() if v.id != newest.id],
-                        [g for t in catalogue.timelines.values() for g in t.gaps])
+    without = Catalogue(
+        [v for v in catalogue.versions.values() if v.id != newest.id],
+        [g for t in catalogue.timelines.values() for g in t.gaps],
+    )
     decisive = purchase.first_rent_date or purchase.invoice_date
     if decisive is None or decisive >= newest.valid_from:
         return

@@ -13,10 +13,14 @@ from legislation.fast.engine import Engine
 from legislation.fast.row import Row
 from tests.builders import purchase
 
-EV = {"category": VehicleCategory.PASSENGER_CAR, "energy": Energy.ELECTRIC, "co2_g_per_km": 0,
-      "acquisition_cost": "30000", "previously_registered": False,
-      "buyer": {"person_kind": PersonKind.NATURAL_PERSON, "income_tax_nil": False,
-                "reference_income_per_share": "20000"}}
+EV = {
+    "category": VehicleCategory.PASSENGER_CAR,
+    "energy": Energy.ELECTRIC,
+    "co2_g_per_km": 0,
+    "acquisition_cost": "30000",
+    "previously_registered": False,
+    "buyer": {"person_kind": PersonKind.NATURAL_PERSON, "income_tax_nil": False, "reference_income_per_share": "20000"},
+}
 # (first rent, scheme, amount for a lease of two years or more, from the text)
 CASES = [
     ("2015-06-01", Scheme.BONUS, "6300.00"),  # décret 2014-1672 art. 3 1° b): 27 % × 30 000 = 8 100 > 6 300 cap
@@ -28,8 +32,15 @@ CASES = [
 
 
 def lease(first_rent: str, scheme: Scheme, months: int | None):  # type: ignore[no-untyped-def]
-    p = purchase(None, first_rent=first_rent, lease=True, scheme=scheme, scrapped={"energy": Energy.DIESEL},
-                 city_electric_range_km="300", **EV)
+    p = purchase(
+        None,
+        first_rent=first_rent,
+        lease=True,
+        scheme=scheme,
+        scrapped={"energy": Energy.DIESEL},
+        city_electric_range_km="300",
+        **EV,
+    )
     return replace(p, lease_duration_months=months)
 
 
@@ -47,7 +58,9 @@ def test_a_lease_under_two_years_is_refused(catalogue: Catalogue, first_rent: st
 
 
 @pytest.mark.parametrize(("first_rent", "scheme", "amount"), [c for c in CASES if c[0] != "2015-06-01"])
-def test_an_unknown_duration_is_an_assumption(catalogue: Catalogue, first_rent: str, scheme: Scheme, amount: str) -> None:
+def test_an_unknown_duration_is_an_assumption(
+    catalogue: Catalogue, first_rent: str, scheme: Scheme, amount: str
+) -> None:
     award = calculate(catalogue, lease(first_rent, scheme, None), scheme).award
     assert award is not None and award.amount == Decimal(amount)
     assert any("two years or more" in a for a in award.assumptions)
@@ -60,4 +73,8 @@ def test_fast_path_agrees(catalogue: Catalogue, first_rent: str, scheme: Scheme,
     explained = calculate(catalogue, p, scheme)
     fast = Engine(catalogue).outcomes(Row.from_purchase(replace(p, schemes=(scheme,))))[0]
     assert explained.award is not None
-    assert (fast[1], fast[2], fast[3]) == (explained.status, int(explained.award.amount * 100), explained.award.eligible)
+    assert (fast[1], fast[2], fast[3]) == (
+        explained.status,
+        int(explained.award.amount * 100),
+        explained.award.eligible,
+    )

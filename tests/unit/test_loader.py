@@ -123,7 +123,8 @@ def test_undeclared_gap_is_refused_and_a_declared_one_accepted(tree: Path) -> No
     err = load_error(tree)
     assert err.field == "gaps" and "2021-01-21" in str(err)
     (tree / "catalogue.toml").write_text(
-        '[[gaps]]\nscheme = "bonus"\nstart = 2021-01-21\nend = 2022-01-01\nreason = "not on file"\n', encoding="utf-8")
+        '[[gaps]]\nscheme = "bonus"\nstart = 2021-01-21\nend = 2022-01-01\nreason = "not on file"\n', encoding="utf-8"
+    )
     catalogue = load_catalogue(tree)
     gap = catalogue.timeline(Scheme.BONUS).gap_on(__import__("datetime").date(2021, 6, 1))
     assert gap is not None and gap.reason == "not on file"
@@ -131,7 +132,8 @@ def test_undeclared_gap_is_refused_and_a_declared_one_accepted(tree: Path) -> No
 
 def test_declared_gap_may_not_overlap_a_version(tree: Path) -> None:
     (tree / "catalogue.toml").write_text(
-        '[[gaps]]\nscheme = "bonus"\nstart = 2020-01-01\nend = 2020-07-01\nreason = "wrong"\n', encoding="utf-8")
+        '[[gaps]]\nscheme = "bonus"\nstart = 2020-01-01\nend = 2020-07-01\nreason = "wrong"\n', encoding="utf-8"
+    )
     assert "overlaps" in str(load_error(tree))
 
 

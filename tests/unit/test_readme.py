@@ -10,8 +10,12 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding=
 
 
 def test_readme_lists_every_version_on_file(catalogue: Catalogue) -> None:
-    missing = [v for v in catalogue.versions if f"`{v}`" not in README
-               and not (v.startswith("D251-1") and "`D251-9.2017-01-01` … `D251-13.2017-01-01`" in README)]
+    missing = [
+        v
+        for v in catalogue.versions
+        if f"`{v}`" not in README
+        and not (v.startswith("D251-1") and "`D251-9.2017-01-01` … `D251-13.2017-01-01`" in README)
+    ]
     assert missing == []
 
 

@@ -10,8 +10,12 @@ from legislation import Catalogue, InvalidDates, PersonKind, Scheme, VehicleCate
 from legislation.enums import Energy
 from tests.builders import purchase
 
-CAR_2020 = {"category": VehicleCategory.PASSENGER_CAR, "co2_g_per_km": 0, "acquisition_cost": "30000",
-            "buyer": {"person_kind": PersonKind.NATURAL_PERSON}}
+CAR_2020 = {
+    "category": VehicleCategory.PASSENGER_CAR,
+    "co2_g_per_km": 0,
+    "acquisition_cost": "30000",
+    "buyer": {"person_kind": PersonKind.NATURAL_PERSON},
+}
 
 
 def _boundaries(catalogue: Catalogue) -> list[tuple[str, date, str | None]]:
@@ -22,7 +26,11 @@ def _boundaries(catalogue: Catalogue) -> list[tuple[str, date, str | None]]:
             edges = [v.valid_from] + ([v.valid_until] if v.valid_until else [])
             for edge in edges:
                 for day in (edge - timedelta(days=1), edge, edge + timedelta(days=1)):
-                    expected = [w.id for w in timeline.versions if w.valid_from <= day and (w.valid_until is None or day < w.valid_until)]
+                    expected = [
+                        w.id
+                        for w in timeline.versions
+                        if w.valid_from <= day and (w.valid_until is None or day < w.valid_until)
+                    ]
                     out.append((scheme.value, day, expected[0] if expected else None))
     return out
 
@@ -37,7 +45,12 @@ def test_every_boundary_day_resolves_to_the_version_whose_half_open_period_holds
 
 @pytest.mark.parametrize(
     ("day", "expected"),
-    [("2020-05-31", None), ("2020-06-01", "D251-7.2020-06-01"), ("2021-01-20", "D251-7.2020-06-01"), ("2021-01-21", None)],
+    [
+        ("2020-05-31", None),
+        ("2020-06-01", "D251-7.2020-06-01"),
+        ("2021-01-20", "D251-7.2020-06-01"),
+        ("2021-01-21", None),
+    ],
 )
 def test_seed_000_period(catalogue: Catalogue, day: str, expected: str | None) -> None:
     found = catalogue.timeline(Scheme.BONUS).find(date.fromisoformat(day))
@@ -96,9 +109,14 @@ def test_before_the_first_version_there_is_no_version(catalogue: Catalogue) -> N
 
 # -- the 2015 window (décret 2014-1672, art. 3, inline clauses; deadline 2015-03-31) -----------------
 
-HYBRID_2015 = {"category": VehicleCategory.PASSENGER_CAR, "energy": Energy.PETROL_ELECTRIC_HYBRID, "co2_g_per_km": 95,
-               "electric_motor_power_30min_kw": "15", "acquisition_cost": "30000",
-               "buyer": {"person_kind": PersonKind.NATURAL_PERSON}}
+HYBRID_2015 = {
+    "category": VehicleCategory.PASSENGER_CAR,
+    "energy": Energy.PETROL_ELECTRIC_HYBRID,
+    "co2_g_per_km": 95,
+    "electric_motor_power_30min_kw": "15",
+    "acquisition_cost": "30000",
+    "buyer": {"person_kind": PersonKind.NATURAL_PERSON},
+}
 
 
 @pytest.mark.parametrize(
@@ -109,7 +127,9 @@ HYBRID_2015 = {"category": VehicleCategory.PASSENGER_CAR, "energy": Energy.PETRO
         ("2015-01-01", "2015-01-15", False, "1500.00"),  # ordered on the day of entry into force: not « avant »
     ],
 )
-def test_2015_transitional_window(catalogue: Catalogue, order: str, invoice: str, expected_open: bool, expected: str) -> None:
+def test_2015_transitional_window(
+    catalogue: Catalogue, order: str, invoice: str, expected_open: bool, expected: str
+) -> None:
     result = calculate(catalogue, purchase(invoice, order=order, **HYBRID_2015), Scheme.BONUS)
     assert result.resolution.version is not None
     assert result.resolution.version.id == "decret-2014-1672-art3.2015-01-01"

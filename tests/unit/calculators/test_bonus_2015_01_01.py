@@ -485,5 +485,5 @@ def test_art_1_numbers_are_read_from_its_version(catalogue: Catalogue) -> None:
     version = catalogue.get("decret-2014-1672-art1.2015-01-01")
     assert [version.param(n) for n in ("hybrid_co2_max", "other_car_co2_max", "transitional_co2_max",
                                         "other_vehicle_co2_max", "lease_min_months")] == [110, 60, 90, 60, 24]
-    assert art1.VERSION_ID == version.id
+    assert version.id == art1.VERSION_ID
     assert VERSION in {v.id for v in catalogue.versions.values() if version.id in v.relies_on}

@@ -39,22 +39,36 @@ def award(catalogue: Catalogue, **kw):  # type: ignore[no-untyped-def]
         ("60000.01", NATURAL, "0.00", "3°"),  # above 60 000: a petrol-free car that is not a van: nothing
     ],
 )
-def test_zero_emission_car_price_bands(catalogue: Catalogue, cost: str, buyer: dict, expected: str, paragraph: str) -> None:
+def test_zero_emission_car_price_bands(
+    catalogue: Catalogue, cost: str, buyer: dict, expected: str, paragraph: str
+) -> None:
     a = award(catalogue, category=CAR, energy=Energy.ELECTRIC, co2_g_per_km=0, acquisition_cost=cost, buyer=buyer)
     assert a.amount == Decimal(expected)
     assert a.paragraph.endswith(paragraph)
 
 
 def test_state_administration_takes_the_legal_person_cap(catalogue: Catalogue) -> None:
-    a = award(catalogue, category=CAR, co2_g_per_km=0, acquisition_cost="30000",
-              buyer={"person_kind": PersonKind.STATE_ADMINISTRATION})
+    a = award(
+        catalogue,
+        category=CAR,
+        co2_g_per_km=0,
+        acquisition_cost="30000",
+        buyer={"person_kind": PersonKind.STATE_ADMINISTRATION},
+    )
     assert a.amount == Decimal("5000.00")  # 8 100 > 5 000
     assert any(r.id == "state-is-legal-person" for r in a.readings)
 
 
 def test_battery_rental_counts_in_price_and_base(catalogue: Catalogue) -> None:
     # 40 000 + 5 000 battery lease = 45 000: « incluant … location de la batterie » → 2°, 3 000
-    a = award(catalogue, category=CAR, co2_g_per_km=0, acquisition_cost="40000", battery_rental_cost=Decimal("5000"), buyer=NATURAL)
+    a = award(
+        catalogue,
+        category=CAR,
+        co2_g_per_km=0,
+        acquisition_cost="40000",
+        battery_rental_cost=Decimal("5000"),
+        buyer=NATURAL,
+    )
     assert a.amount == Decimal("3000.00") and a.paragraph.endswith("2°")
 
 
@@ -82,9 +96,18 @@ def test_above_60000(catalogue: Catalogue, category: VehicleCategory, energy: En
         (51, "30000", "80", "0.00", False),  # 51 g: no paragraph
     ],
 )
-def test_co2_bands_and_plug_in_hybrids(catalogue: Catalogue, co2: int, cost: str, city_range: str, expected: str, eligible: bool) -> None:
-    a = award(catalogue, category=CAR, energy=Energy.PETROL_ELECTRIC_HYBRID, co2_g_per_km=co2, acquisition_cost=cost,
-              city_electric_range_km=city_range, buyer=NATURAL)
+def test_co2_bands_and_plug_in_hybrids(
+    catalogue: Catalogue, co2: int, cost: str, city_range: str, expected: str, eligible: bool
+) -> None:
+    a = award(
+        catalogue,
+        category=CAR,
+        energy=Energy.PETROL_ELECTRIC_HYBRID,
+        co2_g_per_km=co2,
+        acquisition_cost=cost,
+        city_electric_range_km=city_range,
+        buyer=NATURAL,
+    )
     assert (a.amount, a.eligible) == (Decimal(expected), eligible)
 
 
@@ -94,28 +117,62 @@ L = VehicleCategory.TWO_THREE_WHEELER
 @pytest.mark.parametrize(
     ("power", "basis", "kwh", "cost", "expected", "paragraph"),
     [
-        ("2", PowerBasis.REGULATION_EU_168_2013, "2", "5000", "500.00", "4°"),  # 250 × 2 = 500; 27 % × 5 000 = 1 350; min(1 350, 900) = 900 > 500
+        (
+            "2",
+            PowerBasis.REGULATION_EU_168_2013,
+            "2",
+            "5000",
+            "500.00",
+            "4°",
+        ),  # 250 × 2 = 500; 27 % × 5 000 = 1 350; min(1 350, 900) = 900 > 500
         ("2", PowerBasis.REGULATION_EU_168_2013, "5", "10000", "900.00", "4°"),  # 250 × 5 = 1 250 > 900 cap
-        ("4", PowerBasis.REGULATION_EU_168_2013, "5", "2000", "540.00", "4°"),  # 1 250 > 27 % × 2 000 = 540 (lower than 900)
+        (
+            "4",
+            PowerBasis.REGULATION_EU_168_2013,
+            "5",
+            "2000",
+            "540.00",
+            "4°",
+        ),  # 1 250 > 27 % × 2 000 = 540 (lower than 900)
         ("1.9", PowerBasis.REGULATION_EU_168_2013, "2", "400", "80.00", "5°"),  # < 2 kW: 20 % × 400 = 80
         ("1.9", PowerBasis.REGULATION_EU_168_2013, "2", "2000", "100.00", "5°"),  # 20 % × 2 000 = 400 > 100 cap
         ("2.5", PowerBasis.DIRECTIVE_2002_24_EC, "2", "2000", "100.00", "5°"),  # under the directive the bar is 3 kW
         ("3", PowerBasis.DIRECTIVE_2002_24_EC, "2", "5000", "500.00", "4°"),  # 3 kW under the directive: 4°
     ],
 )
-def test_two_three_wheelers(catalogue: Catalogue, power: str, basis: PowerBasis, kwh: str, cost: str, expected: str, paragraph: str) -> None:
-    a = award(catalogue, category=L, uses_lead_battery=False, net_max_power_kw=power, power_basis=basis,
-              battery_energy_kwh=kwh, acquisition_cost=cost, buyer=NATURAL)
+def test_two_three_wheelers(
+    catalogue: Catalogue, power: str, basis: PowerBasis, kwh: str, cost: str, expected: str, paragraph: str
+) -> None:
+    a = award(
+        catalogue,
+        category=L,
+        uses_lead_battery=False,
+        net_max_power_kw=power,
+        power_basis=basis,
+        battery_energy_kwh=kwh,
+        acquisition_cost=cost,
+        buyer=NATURAL,
+    )
     assert a.amount == Decimal(expected) and a.paragraph.endswith(paragraph)
 
 
 def test_lead_battery_is_not_aided(catalogue: Catalogue) -> None:
-    a = award(catalogue, category=L, uses_lead_battery=True, net_max_power_kw="4", power_basis=PowerBasis.REGULATION_EU_168_2013,
-              battery_energy_kwh="2", acquisition_cost="3000", buyer=NATURAL)
+    a = award(
+        catalogue,
+        category=L,
+        uses_lead_battery=True,
+        net_max_power_kw="4",
+        power_basis=PowerBasis.REGULATION_EU_168_2013,
+        battery_energy_kwh="2",
+        acquisition_cost="3000",
+        buyer=NATURAL,
+    )
     assert (a.amount, a.eligible) == (Decimal("0.00"), False)
 
 
-@pytest.mark.parametrize(("cost", "expected"), [("10000", "2700.00"), ("20000", "4000.00")])  # 27 % × 10 000; 5 400 > 4 000
+@pytest.mark.parametrize(
+    ("cost", "expected"), [("10000", "2700.00"), ("20000", "4000.00")]
+)  # 27 % × 10 000; 5 400 > 4 000
 def test_light_m2_n2(catalogue: Catalogue, cost: str, expected: str) -> None:
     a = award(catalogue, category=VehicleCategory.LIGHT_M2_N2, acquisition_cost=cost, buyer=NATURAL)
     assert a.amount == Decimal(expected) and a.paragraph.endswith("6°")
@@ -147,16 +204,32 @@ def test_missing_price_is_named(catalogue: Catalogue) -> None:
 def test_power_basis_not_asked_when_both_thresholds_agree(
     catalogue: Catalogue, power: str, kwh: str, cost: str, expected: str, paragraph: str
 ) -> None:
-    a = award(catalogue, category=L, energy=Energy.ELECTRIC, uses_lead_battery=False, net_max_power_kw=power,
-              battery_energy_kwh=kwh, acquisition_cost=cost, buyer=NATURAL)
+    a = award(
+        catalogue,
+        category=L,
+        energy=Energy.ELECTRIC,
+        uses_lead_battery=False,
+        net_max_power_kw=power,
+        battery_energy_kwh=kwh,
+        acquisition_cost=cost,
+        buyer=NATURAL,
+    )
     assert a.missing_facts == ()
     assert a.amount == Decimal(expected) and a.paragraph.endswith(paragraph)
 
 
 def test_power_basis_asked_between_the_two_thresholds(catalogue: Catalogue) -> None:
     # 2.5 kW: ≥ 2 kW under règlement (UE) 168/2013 (4°) but < 3 kW under directive 2002/24/CE (5°)
-    a = award(catalogue, category=L, energy=Energy.ELECTRIC, uses_lead_battery=False, net_max_power_kw="2.5",
-              battery_energy_kwh="2", acquisition_cost="2000", buyer=NATURAL)
+    a = award(
+        catalogue,
+        category=L,
+        energy=Energy.ELECTRIC,
+        uses_lead_battery=False,
+        net_max_power_kw="2.5",
+        battery_energy_kwh="2",
+        acquisition_cost="2000",
+        buyer=NATURAL,
+    )
     assert a.eligible is None and a.missing_facts == ("vehicle.power_basis",)
 
 
@@ -164,9 +237,17 @@ def test_power_basis_asked_between_the_two_thresholds(catalogue: Catalogue) -> N
 def test_non_electric_two_wheeler_is_not_a_vehicle_of_the_6th(catalogue: Catalogue, energy: Energy) -> None:
     # 4° and 5° cover the vehicles of the 6° of D. 251-1 (electric L vehicles): a petrol scooter gets nothing,
     # even with every fact of 4° given (it used to get 250 × 1 = 250 € as an « electric L vehicle »).
-    a = award(catalogue, category=L, energy=energy, uses_lead_battery=False, net_max_power_kw="8",
-              power_basis=PowerBasis.REGULATION_EU_168_2013, battery_energy_kwh="1", acquisition_cost="3000",
-              buyer=NATURAL)
+    a = award(
+        catalogue,
+        category=L,
+        energy=energy,
+        uses_lead_battery=False,
+        net_max_power_kw="8",
+        power_basis=PowerBasis.REGULATION_EU_168_2013,
+        battery_energy_kwh="1",
+        acquisition_cost="3000",
+        buyer=NATURAL,
+    )
     assert (a.amount, a.eligible) == (Decimal("0.00"), False)
     assert any(r.id == "l-vehicle-electric-only" for r in a.readings)
 
@@ -174,16 +255,31 @@ def test_non_electric_two_wheeler_is_not_a_vehicle_of_the_6th(catalogue: Catalog
 def test_plug_in_hybrid_ceiling_leaves_out_a_leased_battery(catalogue: Catalogue) -> None:
     # 7°: « coût d'acquisition … inférieur ou égal à 50 000 euros TTC », without the « incluant … batterie »
     # of 1° to 3°: 48 000 ≤ 50 000 (the 4 000 € battery lease is not added) → 2 000 €.
-    a = award(catalogue, category=CAR, energy=Energy.PETROL_ELECTRIC_HYBRID, co2_g_per_km=35,
-              acquisition_cost="48000", battery_rental_cost=Decimal("4000"), city_electric_range_km="60",
-              buyer=NATURAL)
+    a = award(
+        catalogue,
+        category=CAR,
+        energy=Energy.PETROL_ELECTRIC_HYBRID,
+        co2_g_per_km=35,
+        acquisition_cost="48000",
+        battery_rental_cost=Decimal("4000"),
+        city_electric_range_km="60",
+        buyer=NATURAL,
+    )
     assert (a.amount, a.paragraph.endswith("7°")) == (Decimal("2000.00"), True)
     assert any(r.id == "2020-7-ceiling-without-battery" for r in a.readings)
 
 
 def _with_order(catalogue: Catalogue, order: str, invoice: str, **vehicle):  # type: ignore[no-untyped-def]
-    p = purchase(invoice, order=order, category=CAR, energy=Energy.ELECTRIC, co2_g_per_km=0,
-                 acquisition_cost="40000", buyer=LEGAL, **vehicle)
+    p = purchase(
+        invoice,
+        order=order,
+        category=CAR,
+        energy=Energy.ELECTRIC,
+        co2_g_per_km=0,
+        acquisition_cost="40000",
+        buyer=LEGAL,
+        **vehicle,
+    )
     return calculate(catalogue, p, Scheme.BONUS)
 
 
@@ -204,7 +300,11 @@ def test_decree_2019_1526_art2_open_for_a_2019_order_invoiced_by_23_september_20
     [
         ("2020-01-01", "2020-07-15", False),  # ordered on the decree's entry into force: not « avant cette date »
         ("2019-12-31", "2020-09-24", False),  # invoiced after 23 September 2020
-        ("2019-12-31", "2020-07-15", True),  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
+        (
+            "2019-12-31",
+            "2020-07-15",
+            True,
+        ),  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
     ],
 )
 def test_decree_2019_1526_art2_closed(catalogue: Catalogue, order: str, invoice: str, registered: bool) -> None:
