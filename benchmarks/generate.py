@@ -58,11 +58,7 @@ def periods(catalogue: Catalogue) -> tuple[list[tuple[str, date, date]], list[tu
         for v in catalogue.versions.values()
         if v.role is Role.AMOUNTS and v.scheme is not None
     ]
-    gaps = [
-        (t.scheme.value, g.start, g.end - timedelta(days=1))
-        for t in catalogue.timelines.values()
-        for g in t.gaps
-    ]
+    gaps = [(t.scheme.value, g.start, g.end - timedelta(days=1)) for t in catalogue.timelines.values() for g in t.gaps]
     return sorted(versions), sorted(gaps)
 
 
@@ -145,9 +141,7 @@ def _vehicle(rng: random.Random, r: dict[str, str], decisive: date) -> None:
         if energy.endswith("_hybrid"):
             r["vehicle_electric_motor_power_30min_kw"] = f"{rng.uniform(4, 60):.1f}"
         r["vehicle_euro_standard"] = rng.choice(["euro_4", "euro_5", "euro_6", "euro_6"])
-        r["vehicle_critair"] = (
-            "electric" if energy in ("electric", "hydrogen") else rng.choice(["1", "1", "2", "3"])
-        )
+        r["vehicle_critair"] = "electric" if energy in ("electric", "hydrogen") else rng.choice(["1", "1", "2", "3"])
         if category == "van":
             r["vehicle_van_class"] = rng.choice(["I", "II", "III"])
     used = rng.random() < 0.12
@@ -159,9 +153,7 @@ def _vehicle(rng: random.Random, r: dict[str, str], decisive: date) -> None:
 
 
 def _buyer(rng: random.Random, r: dict[str, str]) -> None:
-    r["buyer_person_kind"] = _pick(
-        rng, [("natural_person", 75), ("legal_person", 20), ("state_administration", 5)]
-    )
+    r["buyer_person_kind"] = _pick(rng, [("natural_person", 75), ("legal_person", 20), ("state_administration", 5)])
     r["buyer_reference_income_per_share"] = rng.choice(
         [_money(rng, 0, 6300), _money(rng, 6300, 14000), _money(rng, 13000, 45000)]
     )

@@ -22,6 +22,7 @@ import gc
 import json
 import os
 import platform
+import random
 import socket
 import statistics
 import subprocess
@@ -31,6 +32,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +51,7 @@ VIGUEUR = str(Path(sys.executable).with_name("vigueur"))
 
 def machine() -> dict[str, Any]:
     model = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in _run(["lscpu"]).splitlines()
-            if line.startswith("Model name")
-        ),
+        (line.split(":", 1)[1].strip() for line in _run(["lscpu"]).splitlines() if line.startswith("Model name")),
         platform.processor(),
     )
     return {
@@ -155,7 +153,31 @@ def in_process(count: int, explained_count: int, runs: int) -> dict[str, Any]:
         "ratio": fast_rate / slow_rate,
         "checked_rows": len(sample),
         "mismatches": mismatches,
+        "reference_per_s": reference_loop(runs),
     }
+
+
+def reference_loop(runs: int) -> float:
+    """A yardstick of the machine's speed at the time of the run: the issue's « plain loop over prebuilt
+    Decimal objects » — D. 251-7 (2020), 1° to 3°, for 200 000 prebuilt (cost, legal person) pairs, one
+    date, no resolution — per second. The machine varies by a third from one minute to the next (shared
+    cores); compare the fast path with this figure taken in the same run."""
+    rng = random.Random(1)
+    pairs = [(Decimal(rng.randint(100_000, 9_000_000)) / 100, rng.random() < 0.2) for _ in range(200_000)]
+    rate, cent, low, mid = Decimal("0.27"), Decimal("0.01"), Decimal("45000"), Decimal("60000")
+    cap_natural, cap_legal, fixed, zero = Decimal("7000"), Decimal("5000"), Decimal("3000"), Decimal("0")
+
+    def loop() -> int:
+        out = []
+        for cost, legal in pairs:
+            if cost < low:
+                amount, cap = (cost * rate).quantize(cent, ROUND_HALF_UP), cap_legal if legal else cap_natural
+                out.append(cap if amount > cap else amount)
+            else:
+                out.append(fixed if cost <= mid else zero)
+        return len(out)
+
+    return median_rate(loop, runs)[0]
 
 
 # -- 2. end to end through `vigueur batch` ----------------------------------------------------------------
@@ -393,9 +415,7 @@ def main() -> None:
     quick = args.quick
     report: dict[str, Any] = {"machine": machine()}
     print(f"machine: {report['machine']}", flush=True)
-    report["in_process"] = in_process(
-        40_000 if quick else 200_000, 2_000 if quick else 10_000, 3 if quick else 5
-    )
+    report["in_process"] = in_process(40_000 if quick else 200_000, 2_000 if quick else 10_000, 3 if quick else 5)
     _print_in_process(report["in_process"])
     with tempfile.TemporaryDirectory(prefix="vigueur-bench-") as tmp:
         if not args.skip_batch:
@@ -414,11 +434,13 @@ def _print_in_process(r: dict[str, Any]) -> None:
         f"  fast path      {r['fast_results_per_s']:>12,.0f} results/s ({r['fast_rows_per_s']:,.0f} rows/s); "
         f"{100 * r['fallback_share']:.2f} % of results by the explained path"
     )
+    print(f"  explained path {r['explained_results_per_s']:>12,.0f} results/s; fast / explained = {r['ratio']:.0f}×")
+    print(f"  identical outcomes on {r['checked_rows']:,} rows: {r['mismatches']} mismatches")
     print(
-        f"  explained path {r['explained_results_per_s']:>12,.0f} results/s; "
-        f"fast / explained = {r['ratio']:.0f}×"
+        f"  yardstick: a plain loop over prebuilt Decimals (D. 251-7 2020, 1°-3°, one date, no resolution): "
+        f"{r['reference_per_s']:,.0f} /s",
+        flush=True,
     )
-    print(f"  identical outcomes on {r['checked_rows']:,} rows: {r['mismatches']} mismatches", flush=True)
 
 
 def _print_batch(r: dict[str, Any]) -> None:
