@@ -17,7 +17,7 @@ from sqlmodel import col, select
 from api import openapi_docs as docs
 from api import receipts, store
 from api.auth import require_admin
-from api.contract import _error, dumps
+from api.contract import _error, json_response
 from api.deps import BodyDep, KnownAtDep, NowDep, SessionDep
 from api.diff import diff_versions
 from api.problems import ProblemError
@@ -40,8 +40,7 @@ ReceiptPath = Annotated[
 ]
 
 
-def _json(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(dumps(doc), status_code=status, media_type="application/json", headers=headers)
+_json = json_response
 
 
 @router.get(
@@ -99,19 +98,13 @@ def _load(row: LoadRow) -> dict[str, Any]:
 
 def _changes(before_row: VersionRow, before: Version, after: Version) -> dict[str, Any]:
     diff = diff_versions(before, after)
-    fields = (["text"] if not diff["identical_text"] else []) + [
-        f"parameters.{p['name']}" for p in diff["parameters"]
-    ]
+    fields = (["text"] if not diff["identical_text"] else []) + [f"parameters.{p['name']}" for p in diff["parameters"]]
     fields += [m["field"] for m in diff["metadata"]]
     summary = [
-        _short(
-            f"text, {c['paragraph'] or 'line ' + str(c['line'])}: « {c['from'] or ''} » → « {c['to'] or ''} »"
-        )
+        _short(f"text, {c['paragraph'] or 'line ' + str(c['line'])}: « {c['from'] or ''} » → « {c['to'] or ''} »")
         for c in diff["changes"]
     ]
-    summary += [
-        f"parameters.{p['name']} ({p['paragraph']}): {p['from']} → {p['to']}" for p in diff["parameters"]
-    ]
+    summary += [f"parameters.{p['name']} ({p['paragraph']}): {p['from']} → {p['to']}" for p in diff["parameters"]]
     summary += [_short(f"{m['field']}: {m['from']!r} → {m['to']!r}") for m in diff["metadata"]]
     return {
         "from_revision_id": before_row.revision_id,
@@ -172,14 +165,10 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
     try:
         given = AdminVersionIn.model_validate_json(body)
     except ValidationError as exc:
-        raise ProblemError(
-            422, "Invalid request", errors=[_error(e) for e in exc.errors(include_url=False)]
-        ) from None
+        raise ProblemError(422, "Invalid request", errors=[_error(e) for e in exc.errors(include_url=False)]) from None
     try:
         version = store.version_from_files(given.version_toml, given.text)
-        report = store.record_correction(
-            session, version, origin=f"POST /v1/admin/versions: {given.reason}", now=now
-        )
+        report = store.record_correction(session, version, origin=f"POST /v1/admin/versions: {given.reason}", now=now)
     except CatalogueError as exc:
         session.rollback()
         raise _refused(exc) from None
@@ -195,11 +184,7 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
 
 def _refused(exc: CatalogueError) -> ProblemError:
     reason = str(exc).split(f"{exc.path}: {exc.field}: ", 1)[-1]
-    field = (
-        "version_toml"
-        if exc.field == "-" or exc.path.endswith("catalogue.toml")
-        else f"version_toml.{exc.field}"
-    )
+    field = "version_toml" if exc.field == "-" or exc.path.endswith("catalogue.toml") else f"version_toml.{exc.field}"
     return ProblemError(
         422,
         "Correction refused",

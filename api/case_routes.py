@@ -29,7 +29,7 @@ from api.case_store import (
     select_rows,
 )
 from api.cases import NO_VERSION, CaseFileError
-from api.contract import dumps
+from api.contract import json_response
 from api.deps import CatalogueDep, SessionDep
 from api.problems import ProblemError, problem_type
 
@@ -41,9 +41,7 @@ PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 _CONTENT_KEYS = ("id", "title", "source", "request", "expected", "tolerance", "notes")
 
-CaseIdPath = Annotated[
-    str, Path(max_length=200, description="A case id.", examples=["bonus-2020-2-price-at-45000"])
-]
+CaseIdPath = Annotated[str, Path(max_length=200, description="A case id.", examples=["bonus-2020-2-price-at-45000"])]
 
 
 def problem_answer(description: str, example: dict[str, Any]) -> dict[str, Any]:
@@ -69,8 +67,7 @@ COMMON: dict[int | str, dict[str, Any]] = {
 INVALID_QUERY = problem_answer("A query parameter is invalid (named by « field »).", examples.PROBLEM_422)
 
 
-def _json(doc: Any, status: int = 200) -> Response:
-    return Response(dumps(doc), status_code=status, media_type="application/json")
+_json = json_response
 
 
 @router.get(
@@ -78,9 +75,7 @@ def _json(doc: Any, status: int = 200) -> Response:
     tags=["cases"],
     summary="The stored regression cases",
     responses={
-        200: success(
-            docs.CaseListOut, "A page of the current cases, in corpus order.", docs.CASE_LIST_EXAMPLE
-        ),
+        200: success(docs.CaseListOut, "A page of the current cases, in corpus order.", docs.CASE_LIST_EXAMPLE),
         422: INVALID_QUERY,
         **COMMON,
     },
@@ -147,9 +142,7 @@ async def case_file_body(request: Request) -> str:
             415,
             "Unsupported Media Type",
             detail="send a case file with « Content-Type: application/yaml » (or application/json)",
-            errors=[
-                {"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not a case file"}
-            ],
+            errors=[{"field": "(body)", "message": f"content type {media_type or '(none)'!r} is not a case file"}],
         )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_CASE_FILE_BYTES:
@@ -185,19 +178,11 @@ def _too_large() -> ProblemError:
     summary="Import a case file (admin)",
     status_code=201,
     responses={
-        200: success(
-            docs.ImportOut, "Every case was already stored as it is: nothing written.", docs.IMPORT_EXAMPLE
-        ),
-        201: success(
-            docs.ImportOut, "Cases added, superseded or removed: one import recorded.", docs.IMPORT_EXAMPLE
-        ),
+        200: success(docs.ImportOut, "Every case was already stored as it is: nothing written.", docs.IMPORT_EXAMPLE),
+        201: success(docs.ImportOut, "Cases added, superseded or removed: one import recorded.", docs.IMPORT_EXAMPLE),
         401: problem_answer("No bearer token, or not the admin token.", docs.PROBLEM_401),
-        404: problem_answer(
-            "Write endpoints are off: VIGUEUR_ADMIN_TOKEN is not configured.", docs.PROBLEM_WRITES_OFF
-        ),
-        409: problem_answer(
-            "Another import wrote the same cases at the same time; retry.", docs.PROBLEM_CONFLICT
-        ),
+        404: problem_answer("Write endpoints are off: VIGUEUR_ADMIN_TOKEN is not configured.", docs.PROBLEM_WRITES_OFF),
+        409: problem_answer("Another import wrote the same cases at the same time; retry.", docs.PROBLEM_CONFLICT),
         413: problem_answer(f"The body is larger than {MAX_CASE_FILE_BYTES} bytes.", examples.PROBLEM_413),
         415: problem_answer("The body is not sent as YAML or JSON.", examples.PROBLEM_415),
         422: problem_answer(
@@ -219,9 +204,7 @@ def _too_large() -> ProblemError:
                         "required": ["cases"],
                         "properties": {"cases": {"type": "array"}},
                     },
-                    "example": {
-                        "cases": [{k: v for k, v in docs.CASE_EXAMPLE.items() if k in _CONTENT_KEYS}]
-                    },
+                    "example": {"cases": [{k: v for k, v in docs.CASE_EXAMPLE.items() if k in _CONTENT_KEYS}]},
                 },
             },
         }
@@ -240,9 +223,7 @@ def import_case_file(
     ] = None,
     prune: Annotated[
         bool,
-        Query(
-            description="Retire the stored cases that are not in this file (the file is the whole corpus)."
-        ),
+        Query(description="Retire the stored cases that are not in this file (the file is the whole corpus)."),
     ] = False,
 ) -> Response:
     """Idempotent: a new case id is added, a changed case supersedes its old row (never updated), an unchanged
@@ -285,9 +266,7 @@ def import_case_file(
             "The report of `vigueur cases run --json`; a failed case is a 200 answer, « failed » counted.",
             docs.RUN_EXAMPLE,
         ),
-        404: problem_answer(
-            "A case id asked for is not stored, or no stored case matches.", docs.PROBLEM_NO_CASE
-        ),
+        404: problem_answer("A case id asked for is not stored, or no stored case matches.", docs.PROBLEM_NO_CASE),
         409: problem_answer(
             "A stored case is refused by the parser of this release: import its case file again.",
             docs.PROBLEM_STORED_CASE_INVALID,
@@ -301,9 +280,7 @@ def run_cases(
     catalogue: CatalogueDep,
     filters: Annotated[
         docs.CaseRunFilters | None,
-        Body(
-            openapi_examples=docs.RUN_FILTERS_EXAMPLES, description="Filters; an empty body runs every case."
-        ),
+        Body(openapi_examples=docs.RUN_FILTERS_EXAMPLES, description="Filters; an empty body runs every case."),
     ] = None,
 ) -> Response:
     """Each selected case computed by the catalogue the API serves and compared with what it expects:

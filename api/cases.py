@@ -150,9 +150,7 @@ def _decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Decimal:
     except InvalidOperation:
         value = Decimal("NaN")
     if not value.is_finite():
-        raise yaml.constructor.ConstructorError(
-            None, None, f"{text!r} is not a finite number", node.start_mark
-        )
+        raise yaml.constructor.ConstructorError(None, None, f"{text!r} is not a finite number", node.start_mark)
     return value
 
 
@@ -275,9 +273,7 @@ def _source(raw: Any, file: str, case_id: str) -> tuple[str, str | None]:
 
 def _request(raw: Any, file: str, case_id: str) -> tuple[CalculationRequest, str]:
     if not isinstance(raw, dict):
-        raise CaseFileError(
-            file, case_id, "request", "must be a mapping (the request of `vigueur calculate`)"
-        )
+        raise CaseFileError(file, case_id, "request", "must be a mapping (the request of `vigueur calculate`)")
     text = json.dumps(_jsonable(raw), ensure_ascii=False)
     try:
         return parse_request(text), text
@@ -347,9 +343,7 @@ def _expected(raw: Any, file: str, case_id: str, prefix: str) -> Expected:
     _keys(raw, EXPECTED_KEYS, file, case_id, prefix)
     status = raw["status"]
     if status not in STATUSES:
-        raise CaseFileError(
-            file, case_id, f"{prefix}status", f"{status!r} is not one of {', '.join(STATUSES)}"
-        )
+        raise CaseFileError(file, case_id, f"{prefix}status", f"{status!r} is not one of {', '.join(STATUSES)}")
     eligible = raw["eligible"]
     if eligible is not None and not isinstance(eligible, bool):
         raise CaseFileError(file, case_id, f"{prefix}eligible", "must be true, false or null")
@@ -413,29 +407,16 @@ def compare(scheme: str, expected: Expected, got: dict[str, Any], tolerance: Dec
     else:
         amount_ok = abs(amount - expected.amount) <= tolerance
     checks = [
-        Check(
-            scheme=scheme, field="amount", expected=_str(expected.amount), got=got.get("amount"), ok=amount_ok
-        ),
-        Check(
-            scheme=scheme,
-            field="eligible",
-            expected=expected.eligible,
-            got=got.get("eligible"),
-            ok=expected.eligible == got.get("eligible"),
-        ),
-        Check(
-            scheme=scheme,
-            field="version_id",
-            expected=expected.version_id,
-            got=got.get("version_id"),
-            ok=expected.version_id == got.get("version_id"),
-        ),
-        Check(
-            scheme=scheme,
-            field="status",
-            expected=expected.status,
-            got=got.get("status"),
-            ok=expected.status == got.get("status"),
+        Check(scheme=scheme, field="amount", expected=_str(expected.amount), got=got.get("amount"), ok=amount_ok),
+        *(
+            Check(
+                scheme=scheme,
+                field=name,
+                expected=getattr(expected, name),
+                got=got.get(name),
+                ok=getattr(expected, name) == got.get(name),
+            )
+            for name in ("eligible", "version_id", "status")
         ),
     ]
     if expected.kept_by is not None:

@@ -8,6 +8,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Any
 
+from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from legislation import (
@@ -200,6 +201,11 @@ def _error(e: Any) -> dict[str, str]:
     elif e["type"] == "json_invalid":
         message = f"the body is not valid JSON: {e.get('ctx', {}).get('error', e['msg'])}"
     return {"field": path, "message": message}
+
+
+def json_response(document: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """An HTTP answer carrying :func:`dumps` of ``document``: the same bytes the CLI prints."""
+    return Response(dumps(document), status_code=status, media_type="application/json", headers=headers)
 
 
 def dumps(document: Any) -> str:

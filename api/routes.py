@@ -17,7 +17,7 @@ from fastapi.responses import Response
 
 from api import openapi_docs as docs
 from api import receipts, store
-from api.contract import dumps, parse_request
+from api.contract import dumps, json_response, parse_request
 from api.deps import BodyDep, CatalogueDep, KnownDep, NowDep, SessionDep, TodayDep, known_headers
 from api.diff import diff_versions
 from api.facts import calculator_facts
@@ -33,8 +33,7 @@ SCHEME_NAMES = {Scheme.BONUS: "bonus écologique", Scheme.CONVERSION_PREMIUM: "p
 SchemePath = Annotated[
     Scheme,
     Path(
-        description="The aid: bonus (« bonus écologique ») or conversion_premium "
-        "(« prime à la conversion »).",
+        description="The aid: bonus (« bonus écologique ») or conversion_premium (« prime à la conversion »).",
         examples=["bonus"],
     ),
 ]
@@ -48,8 +47,7 @@ VersionPath = Annotated[
 ]
 
 
-def _json(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(dumps(doc), status_code=status, media_type="application/json", headers=headers)
+_json = json_response
 
 
 @router.get(
