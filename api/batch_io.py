@@ -15,8 +15,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from api.batch_csv import CSV_COLUMNS, CsvPlan, Invalid
-from api.contract import RequestError, parse_request
-from api.service import to_purchase
 from legislation import InvalidDates
 from legislation.fast import Engine, Outcome, Row
 
@@ -243,6 +241,9 @@ def _run_plain_csv(engine: Engine, plan: CsvPlan, first_line: int, data: bytes) 
 
 def run_jsonl_chunk(engine: Engine, first_line: int, data: bytes) -> ChunkResult:
     """Validate (with the request contract) and compute a block of JSON Lines."""
+    from api.contract import RequestError, parse_request  # pydantic: only JSON Lines need it
+    from api.service import to_purchase
+
     result, out, before = ChunkResult(), [], engine.fallbacks
     for line, text in records(data, first_line, csv_quotes=False):
         if not text.strip():

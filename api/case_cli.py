@@ -11,14 +11,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from sqlalchemy import exc as sa_exc
-from sqlmodel import Session
 
-from api.case_store import ensure_tables, import_cases, read_case_files
-from api.cases import CaseFileError
 from api.cases_cli import cases_app
-from api.contract import dumps
-from api.db import make_engine
+from api.output import dumps
 from api.settings import Settings, normalize_database_url, redact_database_url
 
 
@@ -41,6 +36,13 @@ def import_command(
     ] = False,
 ) -> None:
     """Import case files: a new case is added, a changed one supersedes its row, the same writes nothing."""
+    from sqlalchemy import exc as sa_exc  # the database layer, imported when the command runs
+    from sqlmodel import Session
+
+    from api.case_store import ensure_tables, import_cases, read_case_files
+    from api.cases import CaseFileError
+    from api.db import make_engine
+
     try:
         cases = read_case_files([str(p) for p in paths])
     except CaseFileError as exc:

@@ -11,17 +11,21 @@ import time
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from api.cases import NO_VERSION, Case, CaseFileError, CaseResult, load_cases, run_case
 from api.loader import load_catalogue
 from legislation import Catalogue
 from legislation.errors import CatalogueError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from api.cases import Case, CaseResult
+
+# rich, YAML and the request contract are imported when a command runs (not when `vigueur` starts).
 
 cases_app = typer.Typer(
     help="Regression cases: run case files (YAML) against the catalogue.", no_args_is_help=True
@@ -53,6 +57,10 @@ def run(
     ] = None,
 ) -> None:
     """Run every case; print a summary per version and each failure with the steps; exit 1 on any failure."""
+    from rich.console import Console
+
+    from api.cases import CaseFileError, load_cases
+
     out, err = Console(highlight=False), Console(stderr=True, highlight=False)
     try:
         cases = load_cases(paths)
@@ -90,6 +98,10 @@ def run(
 
 
 def _run_all(catalogue: Catalogue, cases: list[Case], show: bool, console: Console) -> list[CaseResult]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from api.cases import run_case
+
     results: list[CaseResult] = []
     columns = (TextColumn("cases"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, disable=not show, transient=True) as bar:
@@ -113,6 +125,8 @@ def per_version(results: list[CaseResult]) -> dict[str, Counter[str]]:
 
 
 def summary_table(results: list[CaseResult]) -> Table:
+    from rich.table import Table
+
     table = Table(title="Regression cases per version")
     for name, justify in (
         ("version", "left"),
@@ -165,6 +179,8 @@ def print_failure(console: Console, result: CaseResult) -> None:
 
 def report(results: list[CaseResult], elapsed: float) -> dict[str, Any]:
     """The JSON report: totals, per-version counts, and each case with its checks."""
+    from api.cases import NO_VERSION
+
     counts = Counter(r.outcome for r in results)
     return {
         "summary": {

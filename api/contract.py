@@ -3,14 +3,13 @@ text) and the one serializer, so the same request gives byte for byte the same J
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from api.output import dumps
 from legislation import (
     Acquisition,
     CritAir,
@@ -22,6 +21,9 @@ from legislation import (
     VanClass,
     VehicleCategory,
 )
+
+if TYPE_CHECKING:
+    from fastapi import Response
 
 Money = Annotated[Decimal, Field(ge=0, max_digits=14, decimal_places=2, allow_inf_nan=False)]
 Quantity = Annotated[Decimal, Field(ge=0, max_digits=12, decimal_places=3, allow_inf_nan=False)]
@@ -205,9 +207,6 @@ def _error(e: Any) -> dict[str, str]:
 
 def json_response(document: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """An HTTP answer carrying :func:`dumps` of ``document``: the same bytes the CLI prints."""
+    from fastapi import Response  # here: the command line imports this module without the HTTP layer
+
     return Response(dumps(document), status_code=status, media_type="application/json", headers=headers)
-
-
-def dumps(document: Any) -> str:
-    """The one JSON serialization of the product (CLI and API alike): UTF-8, sorted as built, 2-space indent."""
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

@@ -11,18 +11,19 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from sqlalchemy import exc as sa_exc
-from sqlmodel import Session
 
-from api import receipts
-from api.contract import dumps
-from api.db import current_revisions, head_revisions, make_engine, migrate
+from api.output import dumps
 from api.settings import Settings, normalize_database_url, redact_database_url
-from api.store import LoadReport, StoreIntegrityError, ensure_loaded, load_into
 from legislation.errors import CatalogueError
+
+if TYPE_CHECKING:
+    from api.store import LoadReport
+
+# The database layer (SQLAlchemy, SQLModel, Alembic) is imported by the commands that use it, not when
+# `vigueur` starts: `vigueur batch` and `vigueur calculate` never touch a database.
 
 WORKER_START_SECONDS = 60
 
@@ -52,6 +53,11 @@ def _settings(database_url: str | None, versions_dir: Path | None) -> Settings:
 
 def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None) -> None:
     """Load versions/ into the database in one transaction: all or nothing; the same tree twice: nothing."""
+    from sqlalchemy import exc as sa_exc
+
+    from api.db import make_engine
+    from api.store import load_into
+
     settings = _settings(database_url, versions_dir)
     engine = make_engine(settings.database_url)
     try:
@@ -111,6 +117,10 @@ def serve(
 ) -> None:
     """Serve the HTTP API with uvicorn; an empty database is first filled from versions/. Docs at /docs."""
     import uvicorn
+    from sqlalchemy import exc as sa_exc
+
+    from api.db import make_engine
+    from api.store import ensure_loaded
 
     settings = _settings(database_url, versions_dir)
     os.environ["DATABASE_URL"] = settings.database_url  # the workers read their settings from the environment
@@ -158,6 +168,10 @@ db_app = typer.Typer(help="The database schema (Alembic migrations of api/migrat
 @db_app.command("upgrade")
 def db_upgrade(database_url: DatabaseUrl = None) -> None:
     """Bring the database to the current schema (from empty, or from an older revision); idempotent."""
+    from sqlalchemy import exc as sa_exc
+
+    from api.db import current_revisions, make_engine, migrate
+
     settings = _settings(database_url, None)
     engine = make_engine(settings.database_url)
     try:
@@ -176,6 +190,10 @@ def db_upgrade(database_url: DatabaseUrl = None) -> None:
 @db_app.command("current")
 def db_current(database_url: DatabaseUrl = None) -> None:
     """The schema revision of the database, and the head revision of this vigueur."""
+    from sqlalchemy import exc as sa_exc
+
+    from api.db import current_revisions, head_revisions, make_engine
+
     settings = _settings(database_url, None)
     engine = make_engine(settings.database_url)
     try:
@@ -209,12 +227,16 @@ ReceiptId = Annotated[str, typer.Argument(help="The receipt id (32 hexadecimal d
 @receipts_app.command("show")
 def receipts_show(receipt_id: ReceiptId, database_url: DatabaseUrl = None) -> None:
     """The receipt as recorded: request, response, the revisions used, the knowledge instant."""
+    from api import receipts
+
     typer.echo(dumps(_with_receipt(database_url, receipt_id, lambda s, r: receipts.document(s, r))), nl=False)
 
 
 @receipts_app.command("replay")
 def receipts_replay(receipt_id: ReceiptId, database_url: DatabaseUrl = None) -> None:
     """Recompute with the same revisions (verified by hash) and with today's catalogue; both, and the diff."""
+    from api import receipts
+
     now = datetime.now(UTC)
     typer.echo(
         dumps(_with_receipt(database_url, receipt_id, lambda s, r: receipts.replay(s, r, now=now))), nl=False
@@ -222,6 +244,13 @@ def receipts_replay(receipt_id: ReceiptId, database_url: DatabaseUrl = None) -> 
 
 
 def _with_receipt(database_url: str | None, receipt_id: str, fn: Any) -> Any:
+    from sqlalchemy import exc as sa_exc
+    from sqlmodel import Session
+
+    from api import receipts
+    from api.db import make_engine
+    from api.store import StoreIntegrityError
+
     settings = _settings(database_url, None)
     engine = make_engine(settings.database_url)
     try:
@@ -262,6 +291,11 @@ def calculate_from_database(
 ) -> str:
     """``compute(catalogue)`` with the catalogue of the database (as known at ``known_at``), as JSON text;
     with ``receipt``, the receipt is recorded and its id printed on standard error."""
+    from sqlalchemy import exc as sa_exc
+    from sqlmodel import Session
+
+    from api import receipts
+    from api.db import make_engine, migrate
     from api.deps import parse_known_at
     from api.problems import ProblemError
     from api.store import CatalogueNotLoaded, NothingKnownThen, read_known
