@@ -263,7 +263,9 @@ class ExpectedOut(BaseModel):
     version_id: str | None = Field(
         description="The version in force on the decisive date; null: none on file."
     )
-    status: Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file"]
+    status: Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file"] | None = Field(
+        None, description="Absent (null) when the case does not say: the status is then not checked."
+    )
     kept_by: str | None = None
     missing_facts: list[str] | None = None
 

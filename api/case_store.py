@@ -91,8 +91,9 @@ def case_document(case: Case) -> dict[str, Any]:
             "amount": None if e.amount is None else str(e.amount),
             "eligible": e.eligible,
             "version_id": e.version_id,
-            "status": e.status,
         }
+        if e.status is not None:
+            doc["status"] = e.status
         if e.kept_by is not None:
             doc["kept_by"] = e.kept_by
         if e.missing_facts is not None:

@@ -163,8 +163,8 @@ def test_invalid_catalogue_exits_3(tmp_path: Path) -> None:
         ({"source": {"paragraph": "1°", "page": 3}}, "source.page", "unknown key"),
         ({"source": {"paragraph": "1°", "url": "legifrance"}}, "source.url", "http"),
         (
-            {"expected": {"bonus": {"amount": "7000.00", "eligible": True, "version_id": "x"}}},
-            "expected.bonus.status",
+            {"expected": {"bonus": {"amount": "7000.00", "eligible": True, "status": "computed"}}},
+            "expected.bonus.version_id",
             "required",
         ),
         (
@@ -238,3 +238,21 @@ def test_file_must_hold_a_case_list(tmp_path: Path) -> None:
     file.write_text("cases: [\n", encoding="utf-8")
     with pytest.raises(CaseFileError, match="not valid YAML"):
         load_case_file(file)
+
+
+def test_status_is_optional_and_checked_only_when_given(tmp_path: Path, versions_dir: Path) -> None:
+    """A case may give amount, eligible and version only (the issue's minimum); a JSON case file reads too."""
+    bare = a_case("no-status")
+    del bare["expected"]["bonus"]["status"]
+    wrong = a_case("no-status-wrong-version")
+    del wrong["expected"]["bonus"]["status"]
+    wrong["expected"]["bonus"]["version_id"] = "D251-7.2017-01-01"
+    folder = tmp_path / "json"
+    folder.mkdir()
+    (folder / "cases.json").write_text(json.dumps({"cases": [bare]}), encoding="utf-8")
+    passing = run(folder, "--versions-dir", versions_dir)
+    assert passing.exit_code == 0, passing.output
+    assert "1 cases: 1 passed" in passing.output
+    failing = run(write(tmp_path / "wrong.yaml", wrong), "--versions-dir", versions_dir)
+    assert failing.exit_code == 1
+    assert "expected 'D251-7.2017-01-01', got 'D251-7.2020-06-01'" in failing.output
