@@ -120,6 +120,7 @@ def serve(
     from sqlalchemy import exc as sa_exc
 
     from api.db import make_engine
+    from api.server import NoDelayHTTPProtocol
     from api.store import ensure_loaded
 
     settings = _settings(database_url, versions_dir)
@@ -150,6 +151,8 @@ def serve(
     typer.echo(f"vigueur: API on http://{host}:{port}/  (docs: http://{host}:{port}/docs)", err=True)
     # A worker imports the whole app before it answers the supervisor's health check: on a busy machine that
     # takes longer than uvicorn's 5 s default, and the supervisor would kill it while it starts.
+    # http: uvicorn's protocol with TCP_NODELAY on each connection, which --workers N leaves off otherwise (a
+    # keep-alive client then waits on its own delayed ACK, ~40 ms a request): see api/server.py.
     uvicorn.run(
         "api.app:app",
         host=host,
@@ -157,6 +160,7 @@ def serve(
         workers=workers,
         log_level=log_level,
         timeout_worker_healthcheck=WORKER_START_SECONDS,
+        http=NoDelayHTTPProtocol,
     )
 
 

@@ -308,9 +308,11 @@ def http(duration: float, concurrency: tuple[int, ...], workers: int, workdir: P
 def _load(port: int, requests: list[bytes], clients: int, duration: float, quickack: bool) -> dict[str, Any]:
     """``clients`` keep-alive connections sending requests back to back for ``duration`` seconds.
 
-    ``quickack``: the client acknowledges at once (TCP_QUICKACK). The server writes a response in two
-    segments without TCP_NODELAY, so a client that delays its acknowledgement (Linux does, up to 40 ms)
-    waits for it: with quickack the figures are the server's own, without they are what such a client sees.
+    ``quickack``: the client acknowledges at once (TCP_QUICKACK), a control. uvicorn writes a response in two
+    writes (headers, then body); the server sets TCP_NODELAY on each connection (api/server.py), so both leave
+    at once and a client that delays its acknowledgements (Linux does, up to 40 ms) sees the server's own
+    latency: the two kinds of run should agree. Without TCP_NODELAY (uvicorn's ``--workers N`` left it off) the
+    body waited for that acknowledgement, ~40 ms a request, and only the quickack runs showed the server's speed.
     """
     latencies: list[float] = []
     statuses: Counter[int] = Counter()

@@ -82,6 +82,8 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
 ) -> None:
     import uvicorn
 
+    from api.server import NoDelayHTTPProtocol
+
     started: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
     monkeypatch.delenv(
@@ -110,6 +112,7 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
         "workers": 2,
         "log_level": "info",
         "timeout_worker_healthcheck": 60,
+        "http": NoDelayHTTPProtocol,
     }
     assert "catalogue loaded" in result.stderr and "http://127.0.0.1:8123/docs" in result.stderr
     import os
