@@ -89,6 +89,10 @@ class VersionPlan:
             )
 
 
+# The short path of a decisive day for a shared scheme tuple: (each scheme's kernel — None when one has
+# none —, the latest clause deadline, the latest order limit of their versions).
+ShortPath = tuple[tuple[Kernel, ...] | None, date, date]
+
 # What a decisive day gives for one scheme, unpacked in one go: (the version's kernel, the clauses'
 # latest deadline and order limit, the version's plan — None in a gap —, the outcome of a gap).
 Dispatch = tuple[Kernel | None, date, date, "VersionPlan | None", Outcome | None]
@@ -97,7 +101,7 @@ Dispatch = tuple[Kernel | None, date, date, "VersionPlan | None", Outcome | None
 class SchemePlan:
     """One scheme's timeline, compiled: start ordinals, plans, and a day → dispatch cache."""
 
-    __slots__ = ("scheme", "name", "starts", "plans", "cache", "gap")
+    __slots__ = ("scheme", "name", "starts", "plans", "cache", "gap", "gap_kernel")
 
     def __init__(self, scheme: Scheme, plans: list[VersionPlan]) -> None:
         self.scheme = scheme
@@ -112,6 +116,12 @@ class SchemePlan:
             None,
             (self.name, NO_VERSION, None, None, None, None, None),
         )
+        gap_outcome = self.gap[4]
+
+        def gap_kernel(row: Row, open_branches: frozenset[str]) -> Outcome | None:
+            return gap_outcome  # « no version on file »: a kernel too, so that a gap takes the short path
+
+        self.gap_kernel: Kernel = gap_kernel  # type: ignore[assignment]
 
     def find(self, day: date) -> Dispatch:
         """The dispatch of the version in force on ``day`` (``valid_from <= day < valid_until``) or a gap."""
@@ -141,11 +151,22 @@ class Engine:
             s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme
         }
         self._plans_of = {id(t): (t, tuple(self.schemes[s] for s in t)) for t in SCHEME_TUPLES}
+        # For each shared scheme tuple: decisive day → (the kernels of its schemes, or None when one of
+        # them has none; the latest clause deadline; the latest order limit) — the short path below.
+        self._days: dict[int, tuple[tuple[Scheme, ...], dict[date, ShortPath]]] = {
+            id(t): (t, {}) for t in SCHEME_TUPLES
+        }
         self.compiled = sorted(vid for vid, p in plans.items() if p.kernel is not None)
         self.fallbacks = 0  # scheme-rows sent to the explained path
 
     def outcomes(self, row: Row) -> list[Outcome]:
-        """Every scheme of the row; :class:`InvalidDates` exactly as the explained path raises it."""
+        """Every scheme of the row; :class:`InvalidDates` exactly as the explained path raises it.
+
+        The short path — the usual row: its schemes a shared tuple, every scheme's version on that day
+        with a kernel (or none on file), no transitional clause that can be open for its dates — is one
+        dictionary look-up and one call per scheme. Anything else, or a kernel that does not decide,
+        takes :meth:`resolved`, which tests each scheme's clauses as :mod:`legislation.resolver` does.
+        """
         order = row.order_date
         if row.acquisition is LEASE:
             day, other = row.first_rent_date, row.invoice_date
@@ -154,6 +175,47 @@ class Engine:
         if day is None or (order is not None and (day < order or (other is not None and other < order))):
             decisive_date(row.to_purchase())  # raises the explained path's InvalidDates
         assert day is not None
+        schemes = row.schemes
+        days = self._days.get(id(schemes))
+        if days is not None and days[0] is schemes and row.exact:
+            try:
+                kernels, deadline, order_until = days[1][day]
+            except KeyError:
+                kernels, deadline, order_until = self._short_path(schemes, days[1], day)
+            if kernels is not None and (order is None or day > deadline or order >= order_until):
+                results: list[Outcome] = []
+                for kernel in kernels:
+                    decided = kernel(row, NO_BRANCHES)
+                    if decided is None:
+                        break
+                    results.append(decided)
+                else:
+                    return results
+        return self.resolved(row, day)
+
+    def _short_path(self, schemes: tuple[Scheme, ...], days: dict[date, ShortPath], day: date) -> ShortPath:
+        kernels: list[Kernel] = []
+        deadline = order_until = date.min
+        for scheme in schemes:
+            plan = self.schemes[scheme]
+            kernel, plan_deadline, plan_order_until, version, _ = plan.find(day)
+            if version is None:
+                kernel = plan.gap_kernel
+            elif kernel is None:
+                found: ShortPath = (None, date.min, date.min)
+                break
+            kernels.append(kernel)
+            deadline, order_until = max(deadline, plan_deadline), max(order_until, plan_order_until)
+        else:
+            found = (tuple(kernels), deadline, order_until)
+        if len(days) < _CACHE_LIMIT:
+            days[day] = found
+        return found
+
+    def resolved(self, row: Row, day: date) -> list[Outcome]:
+        """Each scheme of the row resolved in turn: clauses tested, kept versions computed, the explained
+        path for whatever no kernel decides (``day``: the row's decisive date, already checked)."""
+        order = row.order_date
         if not row.exact:  # an amount that does not fit the integer scales: the explained path computes it
             return [self.explained(row, s) for s in row.schemes]
         schemes = row.schemes
