@@ -269,3 +269,4 @@ def main() -> None:  # pragma: no cover - console entry point
 
 import api.batch  # noqa: E402,F401 - registers `vigueur batch` (it needs fail, catalogue_from, VersionsDir above)
 import api.case_cli  # noqa: E402,F401 - registers `vigueur cases import` (issue 5)
+import api.case_moves  # noqa: E402,F401 - registers `vigueur cases moved` (which cases a catalogue change moves)
