@@ -194,10 +194,23 @@ _FEW_COLUMNS = frozenset(MONEY_FIELDS)
 _SPARE = ("", "")  # appended to a line's cells: [width] is any absent column, [width + 1] a scrapped flag
 
 
+# A column may also be named by its path in the JSON request (« vehicle.acquisition_cost »).
+_PATHS = (("scrapped_vehicle.", "scrapped_"), ("vehicle.", "vehicle_"), ("buyer.", "buyer_"))
+
+
+def column_name(name: str) -> str:
+    """The column a header cell names: itself, or the column of a JSON request path (« buyer.person_kind »)."""
+    for path, prefix in _PATHS:
+        if name.startswith(path):
+            return prefix + name[len(path) :]
+    return name
+
+
 class CsvPlan:
     """The header of a CSV input, checked, and how its lines' cells become rows."""
 
     def __init__(self, header: list[str]) -> None:
+        header = [column_name(c) for c in header]
         unknown = [c for c in header if c not in CSV_COLUMNS]
         if unknown:
             raise Invalid(

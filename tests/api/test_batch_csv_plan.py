@@ -106,3 +106,14 @@ def test_acquisition_is_required_and_the_width_is_checked() -> None:
         CsvPlan(header).row(_cells(header, {"id": "x", "invoice_date": "2017-02-01"}))
     with pytest.raises(Invalid, match="the line has 3 fields, the header 37"):
         CsvPlan(header).row(["x", "purchase", "2017-02-01"])
+
+
+def test_a_column_may_be_named_by_its_json_request_path() -> None:
+    dotted = ["acquisition", "invoice_date", "vehicle.category", "buyer.person_kind", "scrapped_vehicle.energy"]
+    plain = ["acquisition", "invoice_date", "vehicle_category", "buyer_person_kind", "scrapped_energy"]
+    cells = ["purchase", "2017-02-01", "van", "legal_person", "diesel"]
+    row = CsvPlan(dotted).row(list(cells))
+    assert row == CsvPlan(plain).row(list(cells))
+    assert row.vehicle_category is VehicleCategory.VAN and row.scrapped_vehicle is True
+    with pytest.raises(Invalid, match="a column appears twice"):
+        CsvPlan(["acquisition", "vehicle.category", "vehicle_category"])
