@@ -31,8 +31,13 @@ def to_purchase(request: CalculationRequest) -> Purchase:
         buyer=Buyer(**request.buyer.model_dump()),
         scrapped_vehicle=ScrappedVehicle(**scrapped.model_dump()) if scrapped is not None else None,
         bonus_ecologique_amount=request.bonus_ecologique_amount,
-        schemes=tuple(dict.fromkeys(request.schemes)) if request.schemes else tuple(Scheme),
+        schemes=request_schemes(request),
     )
+
+
+def request_schemes(request: CalculationRequest) -> tuple[Scheme, ...]:
+    """The schemes a request computes, in its order without repeats; both when it names none."""
+    return tuple(dict.fromkeys(request.schemes)) if request.schemes else tuple(Scheme)
 
 
 def calculate_document(catalogue: Catalogue, request: CalculationRequest) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import date
 from decimal import Decimal
+from operator import attrgetter
 from typing import Any
 
 from legislation.enums import (
@@ -96,21 +97,33 @@ class Row:
     @classmethod
     def from_purchase(cls, purchase: Purchase) -> Row:
         """The flat row of a purchase; ``exact`` is False when an amount does not fit its scale."""
-        values: dict[str, Any] = {name: getattr(purchase, name) for name in TOP_LEVEL}
-        values.update({f"vehicle_{n}": getattr(purchase.vehicle, n) for n in VEHICLE_FIELDS})
-        values.update({f"buyer_{n}": getattr(purchase.buyer, n) for n in BUYER_FIELDS})
-        scrapped = purchase.scrapped_vehicle
+        return cls.from_facts(purchase, purchase.schemes, source=purchase)
+
+    @classmethod
+    def from_facts(cls, facts: Any, schemes: tuple[Scheme, ...], source: Purchase | None = None) -> Row:
+        """The flat row of anything with a :class:`Purchase`'s attributes — a ``Purchase``, or a request of
+        the JSON contract, whose fields bear the same names — without building a ``Purchase`` first.
+
+        ``exact`` is False when an amount does not fit its scale; ``source``: the purchase, when there is one
+        (the explained path then reads it as is).
+        """
+        values: dict[str, Any] = dict(zip(_TOP_NAMES, _top(facts), strict=True))
+        values.update(zip(_VEHICLE_NAMES, _vehicle(facts.vehicle), strict=True))
+        values.update(zip(_BUYER_NAMES, _buyer(facts.buyer), strict=True))
+        scrapped = facts.scrapped_vehicle
         values["scrapped_vehicle"] = scrapped is not None
         if scrapped is not None:
-            values.update({f"scrapped_{n}": getattr(scrapped, n) for n in SCRAPPED_FIELDS})
+            values.update(zip(_SCRAPPED_NAMES, _scrapped(scrapped), strict=True))
         exact = True
         for name, scale in SCALES.items():
-            if values[name] is not None:
-                scaled = to_scaled(values[name], scale)
-                exact = exact and scaled is not None
-                values[name] = scaled if scaled is not None else 0
-        values["schemes"] = shared_schemes(values["schemes"])
-        return cls(**values, exact=exact, source=purchase)
+            value = values[name]
+            if value is not None:
+                scaled = to_scaled(value, scale)
+                if scaled is None:
+                    exact, scaled = False, 0
+                values[name] = scaled
+        values["schemes"] = shared_schemes(schemes)
+        return cls(**values, exact=exact, source=source)
 
     def to_purchase(self) -> Purchase:
         """The domain purchase this row describes (what the explained path reads)."""
@@ -175,3 +188,10 @@ TOP_LEVEL: tuple[str, ...] = tuple(
     f.name for f in fields(Purchase) if f.name not in ("vehicle", "buyer", "scrapped_vehicle")
 )
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Row) if f.name not in ("exact", "source"))
+
+# Row.from_facts reads the facts' attributes with C-level getters (one call per part, not one per field).
+_TOP_FACTS = tuple(n for n in TOP_LEVEL if n != "schemes")
+_TOP_NAMES, _top = _TOP_FACTS, attrgetter(*_TOP_FACTS)
+_VEHICLE_NAMES, _vehicle = tuple(f"vehicle_{n}" for n in VEHICLE_FIELDS), attrgetter(*VEHICLE_FIELDS)
+_BUYER_NAMES, _buyer = tuple(f"buyer_{n}" for n in BUYER_FIELDS), attrgetter(*BUYER_FIELDS)
+_SCRAPPED_NAMES, _scrapped = tuple(f"scrapped_{n}" for n in SCRAPPED_FIELDS), attrgetter(*SCRAPPED_FIELDS)

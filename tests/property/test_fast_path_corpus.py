@@ -52,3 +52,17 @@ def test_kernels_decide_most_of_the_corpus() -> None:
         except InvalidDates:
             continue
     assert engine.fallbacks < 0.2 * results, (engine.fallbacks, results)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_a_request_flattens_to_the_row_of_its_purchase(case: object) -> None:
+    """JSON Lines rows are flattened from the request itself (no Purchase built): the same row, field by field."""
+    from dataclasses import replace
+
+    from api.service import request_schemes
+
+    request = case.request  # type: ignore[attr-defined]
+    direct = Row.from_facts(request, request_schemes(request))
+    via_purchase = Row.from_purchase(to_purchase(request))
+    assert direct.source is None
+    assert direct == replace(via_purchase, source=None)
