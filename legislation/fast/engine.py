@@ -174,7 +174,6 @@ class Engine:
             day, other = row.invoice_date, row.first_rent_date
         if day is None or (order is not None and (day < order or (other is not None and other < order))):
             decisive_date(row.to_purchase())  # raises the explained path's InvalidDates
-        assert day is not None
         schemes = row.schemes
         days = self._days.get(id(schemes))
         if days is not None and days[0] is schemes and row.exact:
@@ -183,14 +182,19 @@ class Engine:
             except KeyError:
                 kernels, deadline, order_until = self._short_path(schemes, days[1], day)
             if kernels is not None and (order is None or day > deadline or order >= order_until):
-                results: list[Outcome] = []
-                for kernel in kernels:
-                    decided = kernel(row, NO_BRANCHES)
-                    if decided is None:
-                        break
-                    results.append(decided)
+                if len(kernels) == 1:  # one scheme (most rows): no loop
+                    decided = kernels[0](row, NO_BRANCHES)
+                    if decided is not None:
+                        return [decided]
                 else:
-                    return results
+                    results: list[Outcome] = []
+                    for kernel in kernels:
+                        decided = kernel(row, NO_BRANCHES)
+                        if decided is None:
+                            break
+                        results.append(decided)
+                    else:
+                        return results
         return self.resolved(row, day)
 
     def _short_path(self, schemes: tuple[Scheme, ...], days: dict[date, ShortPath], day: date) -> ShortPath:
