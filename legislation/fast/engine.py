@@ -174,6 +174,7 @@ class Engine:
             day, other = row.invoice_date, row.first_rent_date
         if day is None or (order is not None and (day < order or (other is not None and other < order))):
             decisive_date(row.to_purchase())  # raises the explained path's InvalidDates
+        assert day is not None
         schemes = row.schemes
         days = self._days.get(id(schemes))
         if days is not None and days[0] is schemes and row.exact:
