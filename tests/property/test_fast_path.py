@@ -39,7 +39,7 @@ from legislation import (
 )
 from legislation.dates import add_months
 from legislation.fast import Engine, Outcome, Row, explained_outcome
-from legislation.fast.row import ROW_FIELDS, SCALES, from_scaled
+from legislation.row import ROW_FIELDS, SCALES, from_scaled
 
 CATALOGUE = load_catalogue()
 
