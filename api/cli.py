@@ -20,7 +20,7 @@ from api.loader import load_catalogue
 from api.output import dumps
 from api.store_cli import DatabaseUrl, db_app, load, receipts_app, serve
 from legislation import Catalogue, Scheme
-from legislation.errors import CatalogueError, InvalidDates, UnknownVersion
+from legislation.errors import CatalogueError, InvalidDates, InvalidFacts, UnknownVersion
 
 if TYPE_CHECKING:
     from api.contract import CalculationRequest
@@ -112,8 +112,8 @@ def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> d
         if kind == "calculate":
             return calculate_document(catalogue, request)
         return resolve_document(catalogue, request)
-    except InvalidDates as exc:
-        fail(422, "Invalid dates", [{"field": exc.field or "", "message": str(exc)}], 2)
+    except InvalidFacts as exc:
+        fail(422, "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts", [{"field": exc.field or "", "message": str(exc)}], 2)
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -21,7 +21,7 @@ from api.contract import RequestError, dumps
 from api.diff import DifferentArticles
 from api.receipts import UnknownReceipt
 from api.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
-from legislation.errors import InvalidDates, UnknownVersion
+from legislation.errors import InvalidDates, InvalidFacts, UnknownVersion
 
 MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("vigueur.api")
@@ -77,7 +77,7 @@ def install(app: FastAPI) -> None:
     """Register the handlers that turn every exception into a problem document."""
     app.add_exception_handler(ProblemError, _problem_error)
     app.add_exception_handler(RequestError, _request_error)
-    app.add_exception_handler(InvalidDates, _invalid_dates)
+    app.add_exception_handler(InvalidFacts, _invalid_dates)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(UnknownVersion, _unknown_version)
@@ -107,9 +107,9 @@ async def _request_error(_: Request, exc: Exception) -> Response:
 
 
 async def _invalid_dates(_: Request, exc: Exception) -> Response:
-    assert isinstance(exc, InvalidDates)
+    assert isinstance(exc, InvalidFacts)
     return problem_response(
-        problem(422, "Invalid dates", errors=[{"field": exc.field or "", "message": str(exc)}])
+        problem(422, "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts", errors=[{"field": exc.field or "", "message": str(exc)}])
     )
 
 
