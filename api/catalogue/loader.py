@@ -24,7 +24,7 @@ from legislation.errors import CatalogueError
 from legislation.timeline import Catalogue, Gap
 from legislation.versions import Parameter, Source, TransitionalClause, Version
 
-DEFAULT_VERSIONS_DIR = Path(__file__).resolve().parent.parent / "versions"
+DEFAULT_VERSIONS_DIR = Path(__file__).resolve().parents[2] / "versions"
 
 VERSION_KEYS = {
     "id": True,

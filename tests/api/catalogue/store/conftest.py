@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import Engine
 
-from api.store import CACHE
-from tests.store.support import BACKENDS, build_tree, engine_for
+from api.catalogue.store import CACHE
+from tests.api.support import BACKENDS, build_tree, engine_for
 
 
 @pytest.fixture(scope="session")

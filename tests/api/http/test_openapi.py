@@ -7,9 +7,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api import examples, public
-from api.contract import parse_request
-from api.openapi_docs import MODELS
+from api.http.examples import purchase as examples
+from api.http.openapi import MODELS
+from api.http.public import catalogue as public
+from api.purchase.request import parse_request
 
 OPERATIONS = {
     ("/v1/schemes", "get"),
@@ -21,12 +22,12 @@ OPERATIONS = {
     ("/v1/calculate", "post"),
     ("/healthz", "get"),
     ("/readyz", "get"),
-    # issue 4 (api/audit_routes.py)
+    # issue 4 (api/http/routes/audit.py)
     ("/v1/versions/{version_id}/revisions", "get"),
     ("/v1/receipts/{receipt_id}", "get"),
     ("/v1/receipts/{receipt_id}/replay", "post"),
     ("/v1/admin/versions", "post"),
-    # issue 5 (api/case_routes.py, api/batch_routes.py)
+    # issue 5 (api/http/routes/cases.py, api/http/routes/batch.py)
     ("/v1/cases", "get"),
     ("/v1/cases/{case_id}", "get"),
     ("/v1/cases/import", "post"),

@@ -14,13 +14,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from api import store
-from api.loader import load_catalogue
-from api.store import CatalogueNotLoaded, StoreIntegrityError, ensure_loaded, load_into, read_catalogue
-from api.tables import GapRow, LoadRow, VersionRow
+from api.catalogue import store
+from api.catalogue.loader import load_catalogue
+from api.catalogue.store import CatalogueNotLoaded, StoreIntegrityError, ensure_loaded, load_into, read_catalogue
+from api.catalogue.tables import GapRow, LoadRow, VersionRow
 from legislation import Scheme
 from legislation.errors import CatalogueError
-from tests.store.support import CONDITIONS, REFERENCE, SUCCESSOR, copy_tree, snapshot
+from tests.api.support import CONDITIONS, REFERENCE, SUCCESSOR, copy_tree, snapshot
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 REFERENCE_SCHEME = Scheme.BONUS
@@ -191,7 +191,7 @@ def test_the_database_keeps_one_current_revision_per_version(engine: Engine, fix
 
 
 def test_a_tampered_row_is_refused_when_read(engine: Engine, fixture_tree: Path) -> None:
-    """The database refuses the update (tests/store/test_history.py); past a DBA who lifts that rule, the
+    """The database refuses the update (tests/api/catalogue/store/test_history.py); past a DBA who lifts that rule, the
     rebuild refuses the row whose content no longer has its recorded hash."""
     load_into(engine, fixture_tree, now=T0)
     with engine.begin() as connection:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from api.cli import app as cli
-from api.db import make_engine
-from tests.store.support import SUCCESSOR, copy_tree, snapshot
+from api.catalogue.db import make_engine
+from api.cli.main import app as cli
+from tests.api.support import SUCCESSOR, copy_tree, snapshot
 
 
 def run(*args: str) -> Any:
@@ -82,7 +82,7 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
 ) -> None:
     import uvicorn
 
-    from api.server import NoDelayHTTPProtocol
+    from api.http.server import NoDelayHTTPProtocol
 
     started: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
@@ -106,7 +106,7 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
     )
     assert result.exit_code == 0, result.output
     assert started == {
-        "app": "api.app:app",
+        "app": "api.http.app:app",
         "host": "127.0.0.1",
         "port": 8123,
         "workers": 2,
@@ -137,8 +137,8 @@ def test_serve_refuses_a_rejected_tree(
 
 
 def test_load_prints_each_version_with_its_old_and_new_hash(tmp_path: Path, fixture_tree: Path) -> None:
-    from api.loader import load_catalogue
-    from tests.api.test_knowledge_time import corrected
+    from api.catalogue.loader import load_catalogue
+    from tests.api.http.test_knowledge_time import corrected
 
     url = f"sqlite:///{tmp_path / 'v.db'}"
     first = run("load", "--versions-dir", str(fixture_tree), "--database-url", url)
@@ -160,7 +160,7 @@ def test_load_prints_each_version_with_its_old_and_new_hash(tmp_path: Path, fixt
 
 
 def test_calculate_with_a_receipt_then_show_and_replay_it(tmp_path: Path, fixture_tree: Path) -> None:
-    from tests.api.test_knowledge_time import REQUEST, corrected
+    from tests.api.http.test_knowledge_time import REQUEST, corrected
 
     url = f"sqlite:///{tmp_path / 'v.db'}"
     assert run("load", "--versions-dir", str(fixture_tree), "--database-url", url).exit_code == 0

@@ -15,19 +15,21 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 from typer.testing import CliRunner
 
-from api import case_public, case_routes, public
-from api.app import create_app
-from api.auth import ADMIN_TOKEN_ENV
-from api.case_store import case_document, current_rows, import_cases, to_case
-from api.case_tables import CaseImportRow, CaseRow
-from api.cases import Case, load_cases
-from api.cli import app as cli
-from api.db import make_engine
-from api.deps import get_session
-from api.store import load_tree
-from tests.store.support import REFERENCE, sqlite_engine
+from api.cases.files import Case, load_cases
+from api.cases.store import case_document, current_rows, import_cases, to_case
+from api.cases.tables import CaseImportRow, CaseRow
+from api.catalogue.db import make_engine
+from api.catalogue.store import load_tree
+from api.cli.main import app as cli
+from api.http.app import create_app
+from api.http.auth import ADMIN_TOKEN_ENV
+from api.http.deps import get_session
+from api.http.public import cases as case_public
+from api.http.public import catalogue as public
+from api.http.routes import cases as case_routes
+from tests.api.support import REFERENCE, sqlite_engine
 
-CORPUS = Path(__file__).resolve().parents[1] / "regression"
+CORPUS = Path(__file__).resolve().parents[2] / "regression"
 CORPUS_FILES = sorted(CORPUS.glob("*.yaml"))
 TOKEN = "s3cret-admin-token"
 YAML = {"content-type": "application/yaml"}
@@ -457,6 +459,6 @@ def test_the_examples_match_their_models() -> None:
 
 
 def _cases_of(text: str) -> list[Any]:
-    from api.case_store import parse_case_text
+    from api.cases.store import parse_case_text
 
     return parse_case_text(text, "fixture.yaml")

@@ -10,10 +10,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api import codec
-from api.facts import calculator_facts, is_request_path
-from api.loader import load_catalogue
-from api.service import to_purchase
+from api.catalogue import codec
+from api.catalogue.loader import load_catalogue
+from api.purchase.inputs import calculator_facts, is_request_path
+from api.purchase.render import to_purchase
 from api.settings import DEFAULT_DATABASE_URL, Settings, normalize_database_url, redact_database_url
 from legislation import Catalogue
 from legislation.calculators import CALCULATORS
@@ -102,7 +102,7 @@ def test_request_paths() -> None:
 def test_a_missing_fact_named_by_a_calculation_is_among_the_facts_listed(
     catalogue: Catalogue, data: st.DataObject
 ) -> None:
-    from api.contract import CalculationRequest
+    from api.purchase.request import CalculationRequest
 
     amounts = [v for v in catalogue.versions.values() if v.calculator]
     version = data.draw(st.sampled_from(amounts))

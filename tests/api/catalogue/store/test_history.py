@@ -25,13 +25,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from api import store
-from api.db import make_engine
-from api.loader import load_catalogue
-from api.store import LoadReport, load_into, read_catalogue
-from api.tables import AUDIT_TABLES, VersionRow
+from api.catalogue import store
+from api.catalogue.db import make_engine
+from api.catalogue.loader import load_catalogue
+from api.catalogue.store import LoadReport, load_into, read_catalogue
+from api.catalogue.tables import AUDIT_TABLES, VersionRow
 from legislation.errors import CatalogueError
-from tests.store.support import (
+from tests.api.support import (
     BACKENDS,
     REFERENCE,
     SUCCESSOR,
@@ -81,7 +81,7 @@ def file_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engi
 
 
 def _one_receipt(engine: Engine) -> None:
-    from api import receipts
+    from api.audit import receipts
 
     with Session(engine) as session:
         known = store.read_known(session)
@@ -262,7 +262,7 @@ def test_the_loader_refuses_overlapping_versions_on_every_backend(
 def test_on_sqlite_a_row_slipped_in_by_hand_makes_the_read_fail(fixture_tree: Path) -> None:
     """SQLite cannot refuse it (no exclusion constraints): the rebuild does, as the loader would."""
     engine = make_engine("sqlite://")
-    from api.db import create_tables
+    from api.catalogue.db import create_tables
 
     create_tables(engine)
     load_into(engine, fixture_tree, now=T0)
@@ -362,8 +362,8 @@ def _until_waiting(engine: Engine) -> None:
 KILLED_LOAD = """
 import os, signal, sys
 from pathlib import Path
-from api import store
-from api.db import make_engine
+from api.catalogue import store
+from api.catalogue.db import make_engine
 
 url, search_path, tree = sys.argv[1:4]
 options = {"connect_args": {"options": f"-csearch_path={search_path}"}} if search_path else {}
@@ -397,7 +397,7 @@ def test_a_load_killed_half_way_leaves_the_previous_state(
         capture_output=True,
         text=True,
         timeout=120,
-        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[4])},
     )
     assert done.returncode == -9, done.stderr
     assert done.stdout.split() == ["half-way"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.loader import DEFAULT_VERSIONS_DIR, load_catalogue
+from api.catalogue.loader import DEFAULT_VERSIONS_DIR, load_catalogue
 from legislation import CatalogueError, Scheme
 
 REFERENCE = "D251-7.2020-06-01"

@@ -1,7 +1,7 @@
-"""TCP_NODELAY on the connections `vigueur serve` accepts (api/server.py), on the path ``--workers N`` takes.
+"""TCP_NODELAY on the connections `vigueur serve` accepts (api/http/server.py), on the path ``--workers N`` takes.
 
 No timing: the tests read the socket option of the accepted connection inside a real uvicorn server. That
-`vigueur serve` hands uvicorn this protocol: tests/api/test_cli_store.py.
+`vigueur serve` hands uvicorn this protocol: tests/api/cli/test_cli_store.py.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from api.server import NoDelayHTTPProtocol
+from api.http.server import NoDelayHTTPProtocol
 
 
 async def _hello(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
@@ -81,7 +81,7 @@ def test_a_connection_on_a_proto_zero_socket_has_tcp_nodelay() -> None:
 
 
 def test_control_uvicorns_own_protocol_leaves_nagle_on_there() -> None:
-    """What api/server.py is for. If this fails, asyncio (or uvicorn) sets TCP_NODELAY on such sockets itself
+    """What api/http/server.py is for. If this fails, asyncio (or uvicorn) sets TCP_NODELAY on such sockets itself
     now: NoDelayHTTPProtocol is then redundant (still harmless)."""
     with _proto_zero_socket() as listener:
         assert _accepted_nodelay(AutoHTTPProtocol, listener) == 0

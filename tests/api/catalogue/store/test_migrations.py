@@ -16,9 +16,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
 
-from api.cli import app as cli
-from api.db import alembic_config, current_revisions, head_revisions, make_engine, migrate, table_metadata
-from tests.store.support import BACKENDS, postgres_engine
+from api.catalogue.db import alembic_config, current_revisions, head_revisions, make_engine, migrate, table_metadata
+from api.cli.main import app as cli
+from tests.api.support import BACKENDS, postgres_engine
 
 
 def _empty(backend: str, tmp_path: Path):  # noqa: ANN202 - a context manager of an Engine
@@ -122,7 +122,7 @@ def test_alembic_reads_database_url(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     from alembic import command
     from alembic.config import Config
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[4]
     monkeypatch.chdir(root)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
     command.upgrade(Config(str(root / "alembic.ini")), "head")

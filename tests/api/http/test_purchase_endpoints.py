@@ -11,13 +11,13 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.cli import app as cli
-from api.deps import get_session
-from api.responses import CalculationResponse, ResolveResponse
+from api.catalogue.store import load_tree
+from api.cli.main import app as cli
+from api.http.app import create_app
+from api.http.deps import get_session
+from api.purchase.models import CalculationResponse, ResolveResponse
 from api.settings import MAX_BODY_BYTES
-from api.store import load_tree
-from tests.store.support import REFERENCE, SUCCESSOR, sqlite_engine
+from tests.api.support import REFERENCE, SUCCESSOR, sqlite_engine
 
 JSON = {"content-type": "application/json"}
 ELECTRIC_CAR = {

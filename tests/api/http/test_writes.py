@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient
 from freezegun import freeze_time
 from sqlalchemy.engine import Engine
 
-from api.auth import ADMIN_TOKEN_ENV, require_admin
-from api.store import CACHE, load_into
-from tests.api.test_knowledge_time import REQUEST, client_of, post, with_known_at
-from tests.store.support import BACKENDS, REFERENCE, SUCCESSOR, engine_for, snapshot
+from api.catalogue.store import CACHE, load_into
+from api.http.auth import ADMIN_TOKEN_ENV, require_admin
+from tests.api.http.test_knowledge_time import REQUEST, client_of, post, with_known_at
+from tests.api.support import BACKENDS, REFERENCE, SUCCESSOR, engine_for, snapshot
 
 TOKEN = "correct-horse-battery-staple-42"
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
@@ -192,7 +192,7 @@ def test_a_correction_through_the_api_supersedes_and_known_at_still_gives_the_ol
 
 def _only_appended_and_closed(before: dict[str, list[Any]], after: dict[str, list[Any]]) -> None:
     """Every row of ``before`` is in ``after`` unchanged — but for the closing of a knowledge period."""
-    from api.tables import AUDIT_TABLES
+    from api.catalogue.tables import AUDIT_TABLES
 
     for model in AUDIT_TABLES:
         table = model.__table__  # type: ignore[attr-defined]

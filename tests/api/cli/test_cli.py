@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from api.cli import app
-from api.responses import CalculationResponse, ResolveResponse
+from api.cli.main import app
+from api.purchase.models import CalculationResponse, ResolveResponse
 
 runner = CliRunner()
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "request.json"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "request.json"
 GOOD = {
     "acquisition": "purchase",
     "invoice_date": "2020-07-15",
@@ -130,7 +130,7 @@ def test_versions_bad_date() -> None:
 def test_show_gives_the_verbatim_text() -> None:
     result = run("show", "D251-7.2020-06-01")
     doc = json.loads(result.stdout)
-    seed = (Path(__file__).resolve().parents[2] / "versions" / "D251-7.2020-06-01" / "text.txt").read_text(
+    seed = (Path(__file__).resolve().parents[3] / "versions" / "D251-7.2020-06-01" / "text.txt").read_text(
         encoding="utf-8"
     )
     assert doc["text"] == seed and doc["source"]["nor"] == "TRER2013154D"

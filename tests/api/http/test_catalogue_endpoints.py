@@ -9,9 +9,9 @@ from freezegun import freeze_time
 from httpx2 import Response
 from pydantic import BaseModel
 
-from api import public
-from api.facts import calculator_facts
-from tests.store.support import CLAUSE_WORDING, CONDITIONS, REFERENCE, SUCCESSOR
+from api.http.public import catalogue as public
+from api.purchase.inputs import calculator_facts
+from tests.api.support import CLAUSE_WORDING, CONDITIONS, REFERENCE, SUCCESSOR
 
 
 def ok(response: Response, model: type[BaseModel]) -> dict[str, Any]:

@@ -16,10 +16,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from api.cases import CaseFileError, load_case_file, load_cases
-from api.cli import app
+from api.cases.files import CaseFileError, load_case_file, load_cases
+from api.cli.main import app
 
-VERSIONS = Path(__file__).resolve().parents[2] / "versions"
+VERSIONS = Path(__file__).resolve().parents[3] / "versions"
 runner = CliRunner()
 
 REQUEST: dict[str, Any] = {

@@ -19,11 +19,11 @@ from freezegun import freeze_time
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from api import public
-from api.app import create_app
-from api.deps import get_session
-from api.store import CACHE, load_into
-from tests.store.support import BACKENDS, REFERENCE, SUCCESSOR, copy_tree, engine_for, snapshot
+from api.catalogue.store import CACHE, load_into
+from api.http.app import create_app
+from api.http.deps import get_session
+from api.http.public import catalogue as public
+from tests.api.support import BACKENDS, REFERENCE, SUCCESSOR, copy_tree, engine_for, snapshot
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)  # v1 loaded
 COMPUTED = "2024-04-01T10:00:00+00:00"  # the dossier computed, with a receipt
@@ -180,7 +180,7 @@ def test_the_receipt_keeps_the_request_the_response_and_the_revisions_used(
     assert receipt.status_code == 200, receipt.text
     public.ReceiptOut.model_validate_json(receipt.content)
     doc = receipt.json()
-    from api.receipts import sha256
+    from api.audit.receipts import sha256
 
     assert doc["request"] == REQUEST and doc["response"] == computed.json()
     assert doc["response_hash"] == sha256(computed.text) and doc["request_hash"] == sha256(body)
@@ -312,7 +312,7 @@ def test_revisions_list_what_changed_and_what_was_known_then(
 def test_a_version_removed_keeps_its_revisions(engine: Engine, fixture_tree: Path, tmp_path: Path) -> None:
     import shutil
 
-    from tests.store.support import CONDITIONS
+    from tests.api.support import CONDITIONS
 
     client = client_of(engine)
     load_into(engine, fixture_tree, now=T0)
@@ -355,7 +355,7 @@ def test_a_replay_records_nothing(engine: Engine, fixture_tree: Path, tmp_path: 
 def test_a_tampered_revision_makes_the_replay_fail_loudly(engine: Engine, fixture_tree: Path) -> None:
     import sqlalchemy as sa
 
-    from api.tables import VersionRow
+    from api.catalogue.tables import VersionRow
 
     client = client_of(engine)
     load_into(engine, fixture_tree, now=T0)

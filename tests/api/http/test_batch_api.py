@@ -14,17 +14,17 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from api import batch_routes
-from api.app import create_app
-from api.case_public import BATCH_REQUEST_EXAMPLE, BATCH_RESPONSE_EXAMPLE, BatchRecordOut
-from api.cases import load_cases
-from api.cli import app as cli
-from api.deps import get_session
-from api.store import load_tree
-from tests.store.support import REFERENCE, SUCCESSOR, sqlite_engine
+from api.cases.files import load_cases
+from api.catalogue.store import load_tree
+from api.cli.main import app as cli
+from api.http.app import create_app
+from api.http.deps import get_session
+from api.http.public.cases import BATCH_REQUEST_EXAMPLE, BATCH_RESPONSE_EXAMPLE, BatchRecordOut
+from api.http.routes import batch as batch_routes
+from tests.api.support import REFERENCE, SUCCESSOR, sqlite_engine
 
 NDJSON = {"content-type": "application/x-ndjson"}
-CORPUS = Path(__file__).resolve().parents[1] / "regression"
+CORPUS = Path(__file__).resolve().parents[2] / "regression"
 
 ELECTRIC = {
     "acquisition": "purchase",

@@ -1,4 +1,4 @@
-"""The CSV reading of `vigueur batch` (api/batch_csv.py): the same cells give the same row whatever the
+"""The CSV reading of `vigueur batch` (api/batch/csv_rows.py): the same cells give the same row whatever the
 order of the columns, absent columns take their defaults, and every invalid cell is named."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from api.batch_csv import CSV_COLUMNS, CsvPlan, Invalid
+from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid
 from legislation.enums import Acquisition, Energy, VehicleCategory
 
 # One line per situation, by column name (absent: empty cell).

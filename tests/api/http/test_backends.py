@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from api.app import create_app
-from api.deps import get_session
-from api.store import load_tree
-from tests.store.support import BACKENDS, REFERENCE, SUCCESSOR, engine_for
+from api.catalogue.store import load_tree
+from api.http.app import create_app
+from api.http.deps import get_session
+from tests.api.support import BACKENDS, REFERENCE, SUCCESSOR, engine_for
 
 REQUEST = {
     "acquisition": "purchase",

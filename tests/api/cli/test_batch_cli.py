@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import api.batch
-from api.batch_csv import CSV_COLUMNS
-from api.batch_io import OUTPUT_COLUMNS
-from api.cli import app as cli
-from api.contract import parse_request
-from api.service import calculate_document
+import api.batch.run
+from api.batch.blocks import OUTPUT_COLUMNS
+from api.batch.csv_rows import CSV_COLUMNS
+from api.cli.main import app as cli
+from api.purchase.render import calculate_document
+from api.purchase.request import parse_request
 from legislation import Catalogue
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 HEADER = (
     "id,acquisition,order_date,invoice_date,first_rent_date,lease_duration_months,schemes,vehicle_category,"
@@ -203,7 +203,7 @@ def test_a_bad_header_stops_before_any_row(tmp_path: Path, header: str, message:
 
 
 def test_workers_keep_the_input_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api.batch, "BLOCK_BYTES", 700)  # many small blocks, several in flight at once
+    monkeypatch.setattr(api.batch.run, "BLOCK_BYTES", 700)  # many small blocks, several in flight at once
     path = write(
         tmp_path, "in.csv", [HEADER] + [row.replace("a1", f"r{k}", 1) for k in range(60) for row in ROWS[:3]]
     )
@@ -220,14 +220,14 @@ def test_every_column_is_documented_in_the_readme() -> None:
 
 
 def test_the_plain_block_reading_equals_the_general_one(catalogue: Catalogue) -> None:
-    from api.batch_csv import CsvPlan
-    from api.batch_io import _run_any_csv, _run_plain_csv
+    from api.batch.blocks import run_any_csv, run_plain_csv
+    from api.batch.csv_rows import CsvPlan
     from legislation.fast import Engine
 
     plain = [row for row in ROWS if '"' not in row]
     data = ("\n".join(plain) + "\n").encode()
     plan, engine = CsvPlan(HEADER.split(",")), Engine(catalogue)
-    fast, general = _run_plain_csv(engine, plan, 2, data), _run_any_csv(engine, plan, 2, data)
+    fast, general = run_plain_csv(engine, plan, 2, data), run_any_csv(engine, plan, 2, data)
     assert fast.text == general.text
     assert (fast.rows, fast.results, fast.invalid, fast.first_error) == (
         general.rows,

@@ -9,9 +9,9 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from api.cli import app
+from api.cli.main import app
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 VERSIONS, CORPUS = ROOT / "versions", ROOT / "tests" / "regression"
 FILE_2020 = CORPUS / "bonus_2020_06_01.yaml"
 runner = CliRunner()

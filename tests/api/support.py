@@ -20,9 +20,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from api.db import create_tables, make_engine
-from api.loader import DEFAULT_VERSIONS_DIR
-from api.tables import AUDIT_TABLES
+from api.catalogue.db import create_tables, make_engine
+from api.catalogue.loader import DEFAULT_VERSIONS_DIR
+from api.catalogue.tables import AUDIT_TABLES
 
 REFERENCE = "D251-7.2020-06-01"
 SUCCESSOR = "D251-7.2021-01-21"
@@ -73,7 +73,7 @@ reason = "fixture gap: the 2019 wordings are not on file"
 
 
 def sub(text: str, old: str, new: str) -> str:
-    assert old in text, f"the reference version no longer contains {old!r}: update tests/store/support.py"
+    assert old in text, f"the reference version no longer contains {old!r}: update tests/api/support.py"
     return text.replace(old, new)
 
 

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session
 
-from api.app import create_app
-from api.deps import get_known, get_session
+from api.http.app import create_app
+from api.http.deps import get_known, get_session
 from api.settings import Settings
-from tests.store.support import REFERENCE, sqlite_engine
+from tests.api.support import REFERENCE, sqlite_engine
 
 UNREACHABLE = {
     "sqlite": "sqlite:////nonexistent-directory/vigueur.db",
