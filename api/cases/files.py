@@ -26,7 +26,7 @@ Decimals written unquoted (``6300.00``) are read as exact decimals, never as bin
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
@@ -451,11 +451,6 @@ def compare(scheme: str, expected: Expected, got: dict[str, Any], tolerance: Dec
             )
         )
     return checks
-
-
-def run_cases(catalogue: Catalogue, cases: Sequence[Case]) -> list[CaseResult]:
-    """Every case, in order (the CLI wraps this loop with its progress bar)."""
-    return [run_case(catalogue, case) for case in cases]
 
 
 def _str(value: Decimal | None) -> str | None:

@@ -77,6 +77,3 @@ class CaseRow(SQLModel, table=True):
     import_id: int = Field(foreign_key="case_import.id", index=True)
     imported_at: datetime = _instant()
     superseded_at: datetime | None = _instant(nullable=True, index=True)
-
-
-CASE_TABLES = (CaseImportRow, CaseRow)

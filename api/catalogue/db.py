@@ -156,9 +156,3 @@ def table_metadata() -> sa.MetaData:
     for module in TABLE_MODULES:
         importlib.import_module(module)
     return SQLModel.metadata
-
-
-def ping(engine: Engine) -> None:
-    """Raise when the database does not answer."""
-    with engine.connect() as connection:
-        connection.execute(sa.text("SELECT 1"))

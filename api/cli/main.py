@@ -31,7 +31,3 @@ app.command()(catalogue.versions)
 app.command()(catalogue.show)
 app.command()(catalogue.schema)
 app.command()(batch.batch)
-
-
-def main() -> None:  # pragma: no cover - console entry point
-    app()
