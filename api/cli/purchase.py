@@ -39,7 +39,8 @@ def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> d
             return calculate_document(catalogue, request)
         return resolve_document(catalogue, request)
     except InvalidFacts as exc:
-        fail(422, "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts", [{"field": exc.field or "", "message": str(exc)}], 2)
+        title = "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts"
+        fail(422, title, [{"field": exc.field or "", "message": str(exc)}], 2)
     raise AssertionError("unreachable")  # pragma: no cover
 
 

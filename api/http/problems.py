@@ -109,15 +109,17 @@ async def _request_error(_: Request, exc: Exception) -> Response:
 async def _invalid_dates(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, InvalidFacts)
     return problem_response(
-        problem(422, "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts", errors=[{"field": exc.field or "", "message": str(exc)}])
+        problem(
+            422,
+            "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts",
+            errors=[{"field": exc.field or "", "message": str(exc)}],
+        )
     )
 
 
 async def _validation_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    errors = [
-        {"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()
-    ]
+    errors = [{"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()]
     return problem_response(problem(422, "Invalid request", errors=errors))
 
 
@@ -130,9 +132,7 @@ def _field(loc: Any) -> str:
 
 async def _http_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
-    title = (
-        HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
-    )
+    title = HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
     detail = exc.detail if isinstance(exc.detail, str) and exc.detail != title else None
     return problem_response(problem(exc.status_code, title, detail=detail), dict(exc.headers or {}))
 
