@@ -104,7 +104,7 @@ class Params:
         self.version = version
         values = {name: p.value for name, p in version.parameters.items()}
         self.money: Numbers[int] = Numbers(version, "cents", _fitting(values, CENTS))  # euros → cents
-        self.qty: Numbers[int] = Numbers(version, "thousandths", _fitting(values, THOUSANDTHS))  # kW, kWh, km → thousandths
+        self.qty: Numbers[int] = Numbers(version, "thousandths", _fitting(values, THOUSANDTHS))  # kW, kWh, km
         self.count: Numbers[int] = Numbers(version, "units", _fitting(values, 1))  # g/km, months, years: whole numbers
         self.rates: Numbers[tuple[int, int, int]] = Numbers(
             version, "rates", {n: rate_terms(v) for n, v in values.items()}
