@@ -21,10 +21,10 @@ from legislation.enums import ParameterUnit
 
 # Spaces that group thousands or separate a number from its sign in the texts.
 SPACES = "[ \u00a0\u202f]"
-_UNITS_WORDS = (
-    "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize dix-sept "
-    "dix-huit dix-neuf"
-).split()
+_UNITS_WORDS = [
+    *("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix"),
+    *("onze", "douze", "treize", "quatorze", "quinze", "seize", "dix-sept", "dix-huit", "dix-neuf"),
+]
 _TENS = {2: "vingt", 3: "trente", 4: "quarante", 5: "cinquante", 6: "soixante"}
 
 # Units whose number is a period: it must be followed by its unit word (digits or words).
