@@ -328,6 +328,9 @@ def _json(value: Any) -> Any:
         return str(value)
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, Parameter) and value.unit is None:  # type: ignore[comparison-overlap]
+        # recorded before units (migration 0003): hashed as it was then
+        return {k: v for k, v in asdict(value).items() if k != "unit"}
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     raise TypeError(type(value))
