@@ -18,6 +18,7 @@ from api import openapi_docs as docs
 from api import receipts, store
 from api.auth import require_admin
 from api.contract import _error, json_response
+from api.correction_moves import moves_of_correction, refuse_unaccepted
 from api.deps import BodyDep, KnownAtDep, NowDep, SessionDep
 from api.diff import diff_versions
 from api.problems import ProblemError
@@ -161,6 +162,9 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
     """A version folder's two files as JSON (``version_toml``, ``text``) and the ``reason``: validated by
     the loader's strict rules and against the catalogue as recorded (overlaps per article and per scheme,
     declared gaps), then recorded as a new revision that supersedes the current one — never an update.
+    Each parameter's value must be written in its quote (422 naming ``version_toml.parameters.<name>.value``).
+    The stored case corpus is run before and after: a correction that moves cases is refused (409, the moved
+    cases listed: id, scheme, field, before → after) unless ``accept_moves`` lists every moved case's id.
     201 with what was recorded; 200 when it equals the current revision (nothing written)."""
     try:
         given = AdminVersionIn.model_validate_json(body)
@@ -169,6 +173,7 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
     try:
         version = store.version_from_files(given.version_toml, given.text)
         report = store.record_correction(session, version, origin=f"POST /v1/admin/versions: {given.reason}", now=now)
+        refuse_unaccepted(moves_of_correction(session, report), given.accept_moves)
     except CatalogueError as exc:
         session.rollback()
         raise _refused(exc) from None

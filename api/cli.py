@@ -238,11 +238,21 @@ def show(
 
 
 @app.command()
-def schema() -> None:
-    """The JSON Schema of the request and of the responses."""
+def schema(
+    catalogue: Annotated[
+        bool, typer.Option("--catalogue", help="The JSON Schema of versions/<id>/version.toml instead.")
+    ] = False,
+    cases: Annotated[bool, typer.Option("--cases", help="The JSON Schema of a regression case file instead.")] = False,
+) -> None:
+    """The JSON Schema of the request and of the responses (or of version.toml, or of a case file)."""
     from api.contract import CalculationRequest
     from api.responses import CalculationResponse, ResolveResponse
 
+    if catalogue or cases:
+        from api.catalogue_schema import cases_schema, catalogue_schema, schema_text
+
+        typer.echo(schema_text(catalogue_schema() if catalogue else cases_schema()), nl=False)
+        return
     typer.echo(
         dumps(
             {

@@ -124,6 +124,13 @@ def admin_responses() -> dict[int | str, dict[str, Any]]:
         "description": "Recorded: the new revision supersedes the current one (Location: its revisions).",
         "content": {"application/json": {"example": examples.CORRECTION}},
     }
+    out[409] = {
+        "description": (
+            "The correction moves stored regression cases that `accept_moves` does not list: nothing was "
+            "recorded; `moved` lists each moved case (id, and per change: scheme, field, before, after)."
+        ),
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
     out[404] = {
         "description": "Writes are off: VIGUEUR_ADMIN_TOKEN is not configured.",
         "content": {

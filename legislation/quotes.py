@@ -97,6 +97,7 @@ def value_forms(value: Decimal, unit: ParameterUnit) -> list[str]:
     if unit is ParameterUnit.RATE:
         numbers = [f"{before}{d}{after}" for d in digit_forms(value * 100)]
         return [f"{n}{SPACES}?(?:%|pour{SPACES}cent)" for n in numbers]
+    after += rf"(?!{SPACES}?%)(?!{SPACES}pour{SPACES}cent)"  # a percentage is a rate, nothing else
     if unit is ParameterUnit.CALENDAR_YEAR:
         return [f"{before}{d}{after}" for d in digit_forms(value, grouped=False)]
     numbers = [f"{before}{d}{after}" for d in digit_forms(value)]

@@ -35,7 +35,7 @@ def lowered_cap(tmp_path: Path) -> Path:
     toml.write_text(text.replace("dans la limite de 7 000 euros", "dans la limite de 6 000 euros"), "utf-8")
     words = changed / "D251-7.2020-06-01" / "text.txt"
     words.write_bytes(
-        words.read_bytes().replace("dans la limite de 7 000 euros".encode(), "dans la limite de 6 000 euros".encode())
+        words.read_bytes().replace(b"dans la limite de 7 000 euros", b"dans la limite de 6 000 euros")
     )
     return changed
 
