@@ -77,7 +77,7 @@ def digit_forms(number: Decimal, *, grouped: bool = True) -> list[str]:
     whole = whole.lstrip("-")
     wholes = {whole}
     if grouped and len(whole) > 3:
-        groups = []
+        groups: list[str] = []
         rest = whole
         while len(rest) > 3:
             groups.insert(0, rest[-3:])
