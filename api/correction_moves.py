@@ -20,6 +20,20 @@ from api.problems import ProblemError
 from api.tables import LoadRow
 
 PROBLEM_TYPE = "urn:vigueur:problem:correction-moves-cases"
+PROBLEM_409: dict[str, Any] = {  # the OpenAPI example of the refusal (tests/api/test_writes.py gives it live)
+    "type": PROBLEM_TYPE,
+    "title": "Correction moves cases",
+    "status": 409,
+    "detail": "nothing was recorded: the correction moves 1 stored case(s), 1 not accepted; read them and list "
+    "their ids in accept_moves to record it",
+    "errors": [{"field": "accept_moves", "message": "case cap-2021-natural-person moves and is not accepted"}],
+    "moved": [
+        {
+            "id": "cap-2021-natural-person",
+            "changes": [{"scheme": "bonus", "field": "amount", "before": "6000.00", "after": "6300.00"}],
+        }
+    ],
+}
 
 
 def moves_of_correction(session: Session, report: store.LoadReport) -> list[Moved]:

@@ -53,8 +53,10 @@ def check_tree(root: Path) -> None:
 
     A link could publish any file of the machine as a text (``text.txt`` → ``/proc/self/environ``).
     """
-    for entry in sorted(root.rglob("*")):
+    for entry in sorted(root.iterdir()):  # never follows a link: a link is refused before it is entered
         _check_entry(entry)
+        if entry.is_dir():
+            check_tree(entry)
 
 
 def _check_entry(path: Path) -> None:

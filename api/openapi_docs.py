@@ -119,6 +119,7 @@ def receipt_created() -> dict[int | str, dict[str, Any]]:
 
 def admin_responses() -> dict[int | str, dict[str, Any]]:
     """The answers of ``POST /v1/admin/versions``."""
+    from api.correction_moves import PROBLEM_409
     out = responses("LoadReportOut", 401, 413, 415, 422)
     out[201] = {
         "description": "Recorded: the new revision supersedes the current one (Location: its revisions).",
@@ -129,7 +130,12 @@ def admin_responses() -> dict[int | str, dict[str, Any]]:
             "The correction moves stored regression cases that `accept_moves` does not list: nothing was "
             "recorded; `moved` lists each moved case (id, and per change: scheme, field, before, after)."
         ),
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        "content": {
+            "application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "example": PROBLEM_409,
+            }
+        },
     }
     out[404] = {
         "description": "Writes are off: VIGUEUR_ADMIN_TOKEN is not configured.",
