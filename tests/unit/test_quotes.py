@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from api.loader import DEFAULT_VERSIONS_DIR
+from api.catalogue.loader import DEFAULT_VERSIONS_DIR
 from legislation.enums import ParameterUnit as U
 from legislation.quotes import check_value_in_quote, french_words, value_in_quote
 
