@@ -214,7 +214,7 @@ def _amount(ctx: Ctx[R]) -> R:
         if co2 >= ctx.count(f"{band}_co2_min"):
             here = "II, 3°" if new else "II, 4°"
             euro = ctx.need(row.vehicle_euro_standard, "vehicle.euro_standard", here)
-            words = "{%s_co2_min}–{%s_co2_max} g/km" % (band, band)
+            words = "{" + band + "_co2_min}–{" + band + "_co2_max} g/km"
             if euro is not EURO_6:
                 return ctx.refuse(
                     here, "CO2 {co2} g/km in " + words + " but {euro}: 3° and 4° need Euro 6", co2=co2, euro=euro
