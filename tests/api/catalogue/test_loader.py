@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from decimal import Decimal
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
