@@ -23,7 +23,7 @@ REVISIONS: dict[str, Any] = {
             "recorded_by": {
                 "load_id": 1,
                 "recorded_at": "2024-03-01T09:00:00+00:00",
-                "origin": "/work/main/versions",
+                "origin": "versions",
             },
             "superseded_by": {
                 "load_id": 2,
