@@ -8,10 +8,8 @@ gets a content hash of its text and metadata.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
-from dataclasses import asdict, fields, is_dataclass
+from dataclasses import asdict, is_dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from enum import Enum
@@ -329,11 +327,11 @@ def _check_gaps_declared(scheme: Scheme, amounts: list[Version], gaps: list[Gap]
 
 
 def with_hash(version: Version, text_bytes: bytes) -> Version:
-    meta = {f.name: getattr(version, f.name) for f in fields(version) if f.name not in ("text", "content_hash")}
-    digest = hashlib.sha256(text_bytes + b"\0" + json.dumps(meta, sort_keys=True, default=_json).encode()).hexdigest()
     from dataclasses import replace
 
-    return replace(version, content_hash=f"sha256:{digest}")
+    from api.catalogue.hashing import version_hash  # canonical JSON (RFC 8785) over documented fields
+
+    return replace(version, content_hash=version_hash(version, text_bytes))
 
 
 def _json(value: Any) -> Any:

@@ -315,6 +315,7 @@ VERSION: dict[str, Any] = {
     "earlier one applicable again from 1 January 2021, but the Légifrance consolidation (doctrine.fr\n"
     "chr […]",
     "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+    "text_hash": "sha256:97f0cf5d20366c76a1ccefc9278d4a7accce1a27c8cb82e2e6e8a072441934d8",
     "text": "Le montant de l'aide prévue à l'article D. 251-1 est fixé comme suit :\n"
     "1° Pour les véhicules mentionnés au 5° de l'article D. 251-1, dont le taux d'émission de dioxyde "
     "de carbone est inférieur ou égal à 20 grammes par kilomètre et dont le coût d'acquisition est "

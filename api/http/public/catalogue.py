@@ -176,7 +176,11 @@ class VersionOut(BaseModel):
     transitional_clauses: list[VersionClauseOut]
     claim_deadline_months: int | None
     notes: str
-    version_hash: str = Field(description="sha256 of the verbatim text and the metadata.")
+    version_hash: str = Field(
+        description="sha256 of the RFC 8785 canonical JSON of the documented fields and text_sha256 "
+        "(README, « Auditable hashes »)."
+    )
+    text_hash: str = Field(description="sha256 of text.txt's bytes: `sha256sum versions/<id>/text.txt`.")
     text: str = Field(description="The verbatim wording of the version.")
     facts: FactsOut
 

@@ -1,0 +1,61 @@
+"""The documents of the CLI drawn as rich tables for a terminal (the JSON stays the contract when piped)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+
+def timelines(doc: dict[str, Any]) -> list[Any]:
+    """``GET /v1/schemes/{scheme}/versions`` (one, or several under ``schemes``) as one table per scheme."""
+    out: list[Any] = []
+    for timeline in doc.get("schemes", [doc]):
+        table = Table(title=f"{timeline['name']} ({timeline['scheme']})", title_justify="left")
+        for column in ("in force", "version", "provenance", "calculator", "source"):
+            table.add_column(column)
+        summaries = {v["version_id"]: v for v in timeline["versions"]}
+        for segment in timeline["timeline"]:
+            period = f"{segment['start']} → {segment['end'] or '…'}"
+            if segment["kind"] == "version":
+                v = summaries[segment["version_id"]]
+                table.add_row(period, v["version_id"], v["provenance"], v["calculator"] or "", v["source_decree"])
+            else:
+                kind = Text(segment["kind"].replace("_", " "), style="yellow")
+                table.add_row(period, kind, "", "", segment["reason"])
+        out.append(table)
+    return out
+
+
+def in_force(doc: dict[str, Any]) -> list[Any]:
+    """``GET /v1/schemes/{scheme}/in-force`` (one, or several under ``schemes``)."""
+    out: list[Any] = []
+    for found in doc.get("schemes", [doc]):
+        out.append(Text(f"{found['scheme']} on {found['on']}:", style="bold"))
+        out += version(found["version"])
+    return out
+
+
+def version(doc: dict[str, Any]) -> list[Any]:
+    """``GET /v1/versions/{id}``: its metadata as a two-column table, then the verbatim text."""
+    table = Table(show_header=False, title=doc["version_id"], title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    last = doc["last_day_in_force"] or "(open)"
+    rows = [
+        ("citation", doc["citation"]),
+        ("title", doc["title"]),
+        ("in force", f"{doc['valid_from']} → {last}"),
+        ("provenance", f"{doc['provenance']} ({doc['period_confidence']})"),
+        ("calculator", doc["calculator"] or "—"),
+        ("source", doc["source"].get("decree") or ""),
+        ("url", doc["source"].get("url") or ""),
+        ("version_hash", doc["version_hash"]),
+        ("text_hash", doc.get("text_hash") or ""),
+        ("transitional clauses", str(len(doc["transitional_clauses"]))),
+    ]
+    for name, value in rows:
+        if value:
+            table.add_row(name, str(value))
+    return [table, Text(doc["text"])]
