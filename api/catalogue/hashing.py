@@ -25,7 +25,7 @@ from typing import Any
 
 import rfc8785
 
-from legislation import Version
+from legislation import Source, TransitionalClause, Version
 
 HASHED_FIELDS = (
     "id",
@@ -75,13 +75,65 @@ def text_hash(text_bytes: bytes) -> str:
 
 
 def hashed_document(version: Version, text_bytes: bytes) -> dict[str, Any]:
-    """The object whose canonical JSON is hashed: ``text_sha256`` and every field of :data:`HASHED_FIELDS`."""
-    from api.catalogue.codec import version_to_json
+    """The object whose canonical JSON is hashed: ``text_sha256`` and every field of :data:`HASHED_FIELDS`,
+    written here field by field (this is the contract the README documents, not a serializer's whim)."""
+    doc: dict[str, Any] = {
+        "id": version.id,
+        "scheme": version.scheme.value if version.scheme else None,
+        "role": version.role.value,
+        "article": version.article,
+        "citation": version.citation,
+        "title": version.title,
+        "valid_from": version.valid_from.isoformat(),
+        "valid_until": _iso(version.valid_until),
+        "source": _source(version.source),
+        "provenance": version.provenance.value,
+        "period_confidence": version.period_confidence,
+        "calculator": version.calculator,
+        "parameters": {
+            name: {"value": str(p.value), "paragraph": p.paragraph, "quote": p.quote}
+            for name, p in version.parameters.items()
+        },
+        "transitional": [_clause(c) for c in version.transitional],
+        "relies_on": list(version.relies_on),
+        "claim_deadline_months": version.claim_deadline_months,
+        "claim_deadline_paragraph": version.claim_deadline_paragraph,
+        "notes": version.notes,
+    }
+    assert tuple(doc) == HASHED_FIELDS
+    doc["text_sha256"] = hashlib.sha256(text_bytes).hexdigest()
+    return doc
 
-    doc = version_to_json(version)
-    out = {name: doc[name] for name in HASHED_FIELDS}
-    out["text_sha256"] = hashlib.sha256(text_bytes).hexdigest()
-    return out
+
+def _source(source: Source) -> dict[str, Any]:
+    return {k: _plain(getattr(source, k)) for k in SOURCE_FIELDS}
+
+
+def _clause(clause: TransitionalClause) -> dict[str, Any]:
+    return {
+        "id": clause.id,
+        "keeps": clause.keeps.value,
+        "order_test": clause.order_test.value,
+        "order_limit": clause.order_limit.isoformat(),
+        "decisive_on_or_before": clause.decisive_on_or_before.isoformat(),
+        "deadline_basis": clause.deadline_basis.value,
+        "deadline_reading": clause.deadline_reading,
+        "paragraph": clause.paragraph,
+        "wording": clause.wording,
+        "source": _source(clause.source) if clause.source is not None else None,
+        "kept_version_id": clause.kept_version_id,
+        "kept_version_label": clause.kept_version_label,
+        "new_vehicles_only": clause.new_vehicles_only,
+        "branches": list(clause.branches),
+    }
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, date) else value
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day else None
 
 
 def version_hash(version: Version, text_bytes: bytes) -> str:
