@@ -3,7 +3,8 @@ catalogue into the database, the HTTP API over it, the schema, and the receipts.
 
 Exit codes (as the rest of the CLI): 0 success; 3 the ``versions/`` tree is invalid (the database is left
 as it was); 4 unknown receipt, or nothing known at ``--known-at``; 5 cannot connect to the database; 6 a store
-integrity check failed (rows no longer rebuild into what was recorded); 7 the database holds no catalogue.
+integrity check failed (rows no longer rebuild into what was recorded); 7 the database holds no catalogue;
+8 `load --history` without git or without the repository's .git folder.
 Errors are problem documents on standard error.
 """
 
@@ -46,7 +47,19 @@ def _settings(database_url: str | None, versions_dir: Path | None, *, writes: bo
     return settings_for(database_url, versions_dir, writes=writes)
 
 
-def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None) -> None:
+History = Annotated[
+    bool,
+    typer.Option(
+        "--history",
+        help=(
+            "First replay the catalogue's own history from the repository's git log: each commit that changed "
+            "versions/ becomes a load recorded at its commit time (idempotent), so --known-at works from the start."
+        ),
+    ),
+]
+
+
+def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None, history: History = False) -> None:
     """Load versions/ into the database in one transaction: all or nothing; the same tree twice: nothing."""
     from sqlalchemy import exc as sa_exc
 
@@ -55,17 +68,43 @@ def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None) -> 
 
     settings = _settings(database_url, versions_dir)
     engine = make_engine(settings.database_url)
+    replayed: list[dict[str, object]] = []
     try:
+        if history:
+            replayed = _replay_history(engine, settings.versions_dir)
         report = load_into(engine, settings.versions_dir)
     except CatalogueError as exc:
-        typer.echo(f"invalid catalogue, the database was not changed: {exc}", err=True)
-        raise typer.Exit(3) from None
+        detail = f"invalid catalogue, the database was not changed: {exc}"
+        fail_with(problem(422, "Invalid catalogue", detail=detail), 3)
     except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
         cannot_connect(settings, exc)
     finally:
         engine.dispose()
     typer.echo(readable_report(report), err=True, nl=False)
-    typer.echo(dumps({"database": redact_database_url(settings.database_url)} | report.to_json()), nl=False)
+    extra = {"history": replayed} if history else {}
+    typer.echo(dumps({"database": redact_database_url(settings.database_url)} | report.to_json() | extra), nl=False)
+
+
+def _replay_history(engine: Any, versions_dir: Path | None) -> list[dict[str, object]]:
+    from api.catalogue.history import HistoryUnavailable, replay
+
+    try:
+        done = replay(engine, versions_dir)
+    except HistoryUnavailable as exc:
+        fail_with(
+            problem(
+                422,
+                "History unavailable",
+                type_=problem_type("history-unavailable"),
+                detail=f"{exc}; `vigueur load` without --history loads the tree as it is now",
+            ),
+            8,
+        )
+    for r in done:
+        load = f" (load {r.load_id})" if r.load_id is not None else ""
+        why = f": {r.reason}" if r.reason else ""
+        typer.echo(f"history {r.commit[:12]} {r.committed_at.isoformat()} {r.outcome}{load}{why}", err=True)
+    return [r.to_json() for r in done]
 
 
 def _catalogue_state(report: LoadReport | None) -> str:

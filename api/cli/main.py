@@ -4,7 +4,8 @@ Every command module is registered here, explicitly; no command module imports t
 
 Exit codes: 0 success; 2 invalid request or arguments (a problem document names the field);
 3 the catalogue in ``versions/`` is invalid; 4 unknown version, no version on file, or nothing known then;
-5 cannot connect to the database; 6 a store integrity check failed; 7 the database holds no catalogue.
+5 cannot connect to the database; 6 a store integrity check failed; 7 the database holds no catalogue;
+8 `load --history` without git.
 Problem documents (the API's, same ``type``) go to standard error; results to standard output: JSON when piped
 or with ``--json``, tables on a terminal. Shell completion: ``vigueur --install-completion``.
 """

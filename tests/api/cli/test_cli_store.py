@@ -116,7 +116,8 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
     assert "loaded now" in result.stderr and "http://127.0.0.1:8123/docs" in result.stderr
     import os
 
-    assert os.environ["DATABASE_URL"] == os.environ["VIGUEUR_DATABASE_URL"] == url and os.environ["VIGUEUR_VERSIONS_DIR"] == str(fixture_tree)
+    assert os.environ["DATABASE_URL"] == os.environ["VIGUEUR_DATABASE_URL"] == url
+    assert os.environ["VIGUEUR_VERSIONS_DIR"] == str(fixture_tree)
     again = run("serve", "--versions-dir", str(fixture_tree), "--database-url", url)
     assert "on file (loaded before)" in again.stderr
 
