@@ -186,7 +186,7 @@ def import_command(
         str | None,
         typer.Option(
             "--database-url",
-            help="Default: $DATABASE_URL, else the SQLite file ./vigueur.db. PostgreSQL: postgresql://user@host/db.",
+            help="Default: as `vigueur db path` ($VIGUEUR_DATABASE_URL, $DATABASE_URL, the user's data directory).",
         ),
     ] = None,
     prune: Annotated[
