@@ -73,8 +73,7 @@ def catalogue_from(versions_dir: Path | None) -> Catalogue:
     try:
         return load_catalogue(versions_dir)
     except CatalogueError as exc:
-        typer.echo(f"invalid catalogue: {exc}", err=True)
-        raise typer.Exit(3) from None
+        fail_with(problem(422, "Invalid catalogue", detail=f"invalid catalogue: {exc}"), 3)
 
 
 def read_raw(source: str | None) -> bytes:

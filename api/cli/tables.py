@@ -59,3 +59,32 @@ def version(doc: dict[str, Any]) -> list[Any]:
         if value:
             table.add_row(name, str(value))
     return [table, Text(doc["text"])]
+
+
+def calculation(doc: dict[str, Any]) -> list[Any]:
+    """``POST /v1/calculate``: one row per scheme, then the total (``--explain`` gives every step)."""
+    table = Table(title="calculation", title_justify="left")
+    for column in ("scheme", "status", "amount", "eligible", "version", "decisive date", "paragraph"):
+        table.add_column(column, justify="right" if column == "amount" else "left")
+    for r in doc["results"]:
+        eligible = "" if r["eligible"] is None else ("yes" if r["eligible"] else "no")
+        decisive = f"{r['decisive_date']} ({r['decided_by']})" if r.get("decisive_date") else ""
+        amount = r["amount"] if r["amount"] is not None else "—"
+        version = r["version_id"] or "—"
+        table.add_row(r["scheme"], r["status"], amount, eligible, version, decisive, r["paragraph"] or "")
+    return [table, Text(f"total: {doc['total_amount']} €", style="bold")]
+
+
+def resolution(doc: dict[str, Any]) -> list[Any]:
+    """``POST /v1/resolve``: the version in force per scheme and the transitional clauses examined."""
+    table = Table(title="resolution", title_justify="left")
+    for column in ("scheme", "status", "decisive date", "in force", "to compute", "open clauses"):
+        table.add_column(column)
+    for r in doc["results"]:
+        opened = [c.get("id") or c.get("paragraph", "") for c in r["transitional_clauses"] if c.get("open")]
+        decisive = f"{r['decisive_date']} ({r['decided_by']})" if r.get("decisive_date") else ""
+        table.add_row(
+            r["scheme"], r["status"], decisive, r["version_id"] or "—", ", ".join(r["versions_to_compute"]),
+            ", ".join(str(o) for o in opened),
+        )
+    return [table]

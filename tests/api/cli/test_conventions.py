@@ -123,6 +123,17 @@ def test_a_terminal_gets_tables_and_json_on_request(fixture_tree: Path, monkeypa
     assert "version_hash" in shown.stdout and not shown.stdout.lstrip().startswith("{")
     as_json = run("versions", "--scheme", "bonus", "--json", "--versions-dir", str(fixture_tree))
     assert json.loads(as_json.stdout)["scheme"] == "bonus"
+    request = json.dumps(
+        {"acquisition": "purchase", "invoice_date": "2020-07-15", "schemes": ["bonus"],
+         "vehicle": {"category": "passenger_car", "energy": "electric", "co2_g_per_km": 0,
+                     "acquisition_cost": "32000.00"},
+         "buyer": {"person_kind": "natural_person"}}
+    )  # fmt: skip
+    calculated = run("calculate", "--versions-dir", str(fixture_tree), stdin=request)
+    assert "total: " in calculated.stdout and "D. 251-7" in calculated.stdout
+    resolved = run("resolve", "--versions-dir", str(fixture_tree), stdin=request)
+    assert "resolution" in resolved.stdout and REFERENCE in resolved.stdout
+    assert json.loads(run("calculate", "--json", "--versions-dir", str(fixture_tree), stdin=request).stdout)["results"]
 
 
 def test_shell_completion_is_offered() -> None:
