@@ -5,8 +5,8 @@
 ``version_hash`` = ``sha256:`` + the SHA-256 of the RFC 8785 canonical JSON (JCS) of one object:
 ``text_sha256`` (the hex digest of ``text.txt``) and :data:`HASHED_FIELDS`, each as ``version.toml`` gives it,
 dates written ``YYYY-MM-DD``, a key left out of the file given its default (:data:`DEFAULTS`): ``source`` with
-every key of :data:`SOURCE_FIELDS` (null when absent), each ``parameters`` entry as ``{value, paragraph,
-quote}``, each ``transitional`` clause with every key of :data:`CLAUSE_DEFAULTS`.
+every key of :data:`SOURCE_FIELDS` (null when absent), each ``parameters`` entry as ``{value, unit,
+paragraph, quote}`` (``value`` a string), each ``transitional`` clause with every key of :data:`CLAUSE_DEFAULTS`.
 
 Hashes recorded before this scheme (SHA-256 of the text, a NUL byte, and Python's ``json.dumps`` of the
 dataclass) are still recognised when a stored revision is rebuilt (:func:`legacy_version_hash`): history is
@@ -25,7 +25,7 @@ from typing import Any
 
 import rfc8785
 
-from legislation import Source, TransitionalClause, Version
+from legislation import Parameter, Source, TransitionalClause, Version
 
 HASHED_FIELDS = (
     "id",
@@ -91,7 +91,7 @@ def hashed_document(version: Version, text_bytes: bytes) -> dict[str, Any]:
         "period_confidence": version.period_confidence,
         "calculator": version.calculator,
         "parameters": {
-            name: {"value": str(p.value), "paragraph": p.paragraph, "quote": p.quote}
+            name: {"value": str(p.value), "unit": _plain(p.unit), "paragraph": p.paragraph, "quote": p.quote}
             for name, p in version.parameters.items()
         },
         "transitional": [_clause(c) for c in version.transitional],
@@ -129,6 +129,8 @@ def _clause(clause: TransitionalClause) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
     return value.isoformat() if isinstance(value, date) else value
 
 
@@ -155,6 +157,9 @@ def _legacy(value: Any) -> Any:
         return str(value)
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, Parameter) and value.unit is None:  # type: ignore[comparison-overlap]
+        # recorded before units (migration 0003): hashed as it was then
+        return {k: v for k, v in asdict(value).items() if k != "unit"}
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     raise TypeError(type(value))

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from api.cli.main import app
-from tests.api.support import SUCCESSOR, copy_tree, sub
+from tests.api.support import SUCCESSOR, copy_tree, raise_successor_cap
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 runner = CliRunner()
@@ -38,10 +38,7 @@ def repo(tmp_path: Path, fixture_tree: Path) -> Path:
     (root / "README.md").write_text("not the catalogue\n", encoding="utf-8")
     git(root, "add", "README.md")
     git(root, "commit", "-qm", "docs only", when="2026-02-01T12:00:00+00:00")
-    text = root / "versions" / SUCCESSOR / "text.txt"
-    text.write_text(sub(text.read_text(encoding="utf-8"), "6 000 euros", "6 100 euros"), encoding="utf-8")
-    toml = root / "versions" / SUCCESSOR / "version.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace("6 000 euros", "6 100 euros"), encoding="utf-8")
+    raise_successor_cap(root / "versions")
     git(root, "commit", "-qam", "6 100", when="2026-03-10T12:00:00+00:00")
     return root
 

@@ -50,6 +50,7 @@ def recompute(folder: Path) -> tuple[str, str]:
     meta = tomllib.loads((folder / "version.toml").read_text(encoding="utf-8"))
     doc = {k: plain(meta.get(k, DEFAULTS.get(k))) for k in FIELDS}
     doc["source"] = source(meta["source"])
+    doc["parameters"] = {n: {**spec, "value": str(spec["value"])} for n, spec in doc["parameters"].items()}
     doc["transitional"] = [
         plain({**CLAUSE, **c, "source": source(c["source"]) if "source" in c else None})
         for c in meta.get("transitional", [])

@@ -17,7 +17,7 @@ from api.catalogue.store import load_into
 from api.cli.catalogue import banner
 from api.cli.main import app
 from api.http.app import create_app
-from tests.api.support import REFERENCE, SUCCESSOR, copy_tree, sub
+from tests.api.support import REFERENCE, SUCCESSOR, copy_tree, raise_successor_cap
 
 runner = CliRunner()
 
@@ -84,10 +84,7 @@ def _two_loads(tmp_path: Path, fixture_tree: Path) -> tuple[str, datetime, datet
     engine = make_engine(url)
     load_into(engine, fixture_tree, now=first)
     changed = copy_tree(fixture_tree, tmp_path / "versions")
-    text = changed / SUCCESSOR / "text.txt"
-    text.write_text(sub(text.read_text(encoding="utf-8"), "6 000 euros", "6 100 euros"), encoding="utf-8")
-    toml = changed / SUCCESSOR / "version.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace("6 000 euros", "6 100 euros"), encoding="utf-8")
+    raise_successor_cap(changed)
     load_into(engine, changed, now=second)
     engine.dispose()
     return url, first, second

@@ -3,8 +3,8 @@
 Two nullable columns (receipts kept before them have none: null, never made up). ``ALTER TABLE … ADD COLUMN``
 on both SQLite and PostgreSQL: the table is not rebuilt, its append-only triggers stay.
 
-Revision ID: 0003_receipt_commits
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-12-01
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003_receipt_commits"
-down_revision: str | Sequence[str] | None = "0002"
+revision: str = "0004"
+down_revision: str | Sequence[str] | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
