@@ -8,15 +8,11 @@ gets a content hash of its text and metadata.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import stat
 import tomllib
-from dataclasses import asdict, fields, is_dataclass
 from datetime import date
 from decimal import Decimal
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -339,26 +335,11 @@ def _check_gaps_declared(scheme: Scheme, amounts: list[Version], gaps: list[Gap]
 
 
 def with_hash(version: Version, text_bytes: bytes) -> Version:
-    meta = {f.name: getattr(version, f.name) for f in fields(version) if f.name not in ("text", "content_hash")}
-    digest = hashlib.sha256(text_bytes + b"\0" + json.dumps(meta, sort_keys=True, default=_json).encode()).hexdigest()
     from dataclasses import replace
 
-    return replace(version, content_hash=f"sha256:{digest}")
+    from api.catalogue.hashing import version_hash  # canonical JSON (RFC 8785) over documented fields
 
-
-def _json(value: Any) -> Any:
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Parameter) and value.unit is None:  # type: ignore[comparison-overlap]
-        # recorded before units (migration 0003): hashed as it was then
-        return {k: v for k, v in asdict(value).items() if k != "unit"}
-    if is_dataclass(value) and not isinstance(value, type):
-        return asdict(value)
-    raise TypeError(type(value))
+    return replace(version, content_hash=version_hash(version, text_bytes))
 
 
 # -- small strict readers ------------------------------------------------------------------------
