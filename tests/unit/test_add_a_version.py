@@ -64,7 +64,7 @@ def test_a_numbers_only_version_is_three_files_and_one_line(tmp_path: Path) -> N
     # 1. text.txt (here: the amended wording with the fixture's new cap).
     folder = versions / NEW
     folder.mkdir()
-    text = (versions / AMENDED / "text.txt").read_bytes().replace("6 000 euros".encode(), "6 300 euros".encode())
+    text = (versions / AMENDED / "text.txt").read_bytes().replace(b"6 000 euros", b"6 300 euros")
     (folder / "text.txt").write_bytes(text)
     # 2. version.toml: the amended version's, with its id, dates and numbers changed.
     shutil.copy(versions / AMENDED / "version.toml", folder / "version.toml")
