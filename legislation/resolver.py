@@ -24,7 +24,7 @@ from legislation.award import Award
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Explain
 from legislation.dates import deadline_after_event
-from legislation.enums import Acquisition, KeepMode, OrderTest, Scheme
+from legislation.enums import Acquisition, KeepMode, OrderTest, Provenance, Scheme
 from legislation.errors import InvalidDates, MissingFact
 from legislation.facts import Purchase
 from legislation.row import Row
@@ -280,6 +280,7 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
         compared.append(previous)
         others.append((clause, previous))
     kept, kept_by, not_on_file = keep(current, others, lambda a: a.amount)
+    warnings.extend(_secondary_warning(catalogue.versions.get(kept.version_id)))
     status = outcome_status(kept.missing_facts != (), kept.not_covered, not_on_file)
     deadline, citation = _claim_deadline(catalogue, scheme, resolution.decisive_date, warnings)
     return SchemeResult(
@@ -302,6 +303,18 @@ def outcome_status(missing: bool, not_covered: bool, not_on_file: KeepMode | Non
     if not_on_file is not None:
         return KEPT_NOT_ON_FILE
     return NOT_COVERED if not_covered else COMPUTED
+
+
+def _secondary_warning(version: Version | None) -> tuple[str, ...]:
+    """A version graded « secondary » never answers without saying so (issue 12)."""
+    if version is None or version.provenance is not Provenance.SECONDARY:
+        return ()
+    return (
+        f"{version.id} is graded secondary: the official wording of {version.citation.split(' (')[0]} in force "
+        f"{version.valid_from.isoformat()} → {(version.last_day or version.valid_from).isoformat()} is not on file; "
+        "the amount applies a barème known from secondary sources (each number's source and confidence are in "
+        "the version's parameters), and what those sources do not give is answered as not known",
+    )
 
 
 def _not_on_file_warning(clause: TransitionalClause) -> str:
