@@ -46,7 +46,7 @@ def test_every_boundary_day_resolves_to_the_version_whose_half_open_period_holds
 @pytest.mark.parametrize(
     ("day", "expected"),
     [
-        ("2020-05-31", None),
+        ("2020-05-31", "D251-7.2020-01-01"),
         ("2020-06-01", "D251-7.2020-06-01"),
         ("2021-01-20", "D251-7.2020-06-01"),
         ("2021-01-21", None),

@@ -200,7 +200,7 @@ def test_missing_fact_is_named(catalogue: Catalogue, facts: dict[str, Any], miss
         ("2017-02-18", "D251-7.2017-01-01"),  # last day (décret 2017-196 published that day)
         ("2017-02-19", "D251-7.2017-02-19"),  # décret 2017-196 in force the day after its publication
         ("2017-12-31", "D251-7.2017-02-19"),  # last day before décret 2017-1851
-        ("2018-01-01", None),  # the 2018 wording is not on file: declared gap
+        ("2018-01-01", "D251-7.2018-01-01"),  # décret 2017-1851 (secondary barème: 27 %, capped 6 000 €)
     ],
 )
 def test_resolver_at_the_boundaries(catalogue: Catalogue, decisive: str, version: str | None) -> None:

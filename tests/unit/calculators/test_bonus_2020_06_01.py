@@ -285,14 +285,15 @@ def _with_order(catalogue: Catalogue, order: str, invoice: str, **vehicle):  # t
 
 def test_decree_2019_1526_art2_open_for_a_2019_order_invoiced_by_23_september_2020(catalogue: Catalogue) -> None:
     # Décret 2019-1526 art. 2 (wording in force from 2020-06-01): a new vehicle ordered before 2020-01-01 and
-    # invoiced « au plus tard le 23 septembre 2020 » keeps the 2019 D. 251-7 if more favourable. That version is
-    # not on file: the amount shown is this version's (27 % × 40 000 = 10 800 > 5 000 legal-person cap → 5 000),
-    # a lower bound, and the answer says so.
+    # invoiced « au plus tard le 23 septembre 2020 » keeps the 2019 D. 251-7 if more favourable. That version is on
+    # file (D251-7.2019-01-01, secondary: 27 %, capped 6 000 € for every buyer): 27 % × 40 000 = 10 800 → 6 000,
+    # more than this version's 5 000 (legal-person cap): the 2019 award is kept, by the clause.
     r = _with_order(catalogue, "2019-12-31", "2020-09-23", previously_registered=False)
     assert [c.open for c in r.resolution.clauses] == [True]
-    assert r.status == "kept_version_not_on_file"
-    assert r.award is not None and r.award.amount == Decimal("5000.00")
-    assert any("decret-2019-1526-art2" in w and "lower bound" in w for w in r.warnings)
+    assert r.status == "computed" and r.kept_by == "decret-2019-1526-art2"
+    assert r.award is not None and r.award.amount == Decimal("6000.00")
+    assert [a.amount for a in r.compared] == [Decimal("5000.00"), Decimal("6000.00")]
+    assert any("D251-7.2019-01-01 is graded secondary" in w for w in r.warnings)
 
 
 @pytest.mark.parametrize(
