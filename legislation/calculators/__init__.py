@@ -23,6 +23,10 @@ from legislation.calculators import (
     conversion_premium_2015_04_01,
     conversion_premium_2017_01_01,
     conversion_premium_2017_02_19,
+    conversion_premium_2018_01_01,
+    conversion_premium_2019_01_01,
+    conversion_premium_2019_08_01,
+    conversion_premium_2020_06_01,
     conversion_premium_2021_07_26,
 )
 
@@ -38,6 +42,10 @@ CALCULATORS: dict[str, ModuleType] = {
     "conversion_premium_2015_04_01": conversion_premium_2015_04_01,
     "conversion_premium_2017_01_01": conversion_premium_2017_01_01,
     "conversion_premium_2017_02_19": conversion_premium_2017_02_19,
+    "conversion_premium_2018_01_01": conversion_premium_2018_01_01,
+    "conversion_premium_2019_01_01": conversion_premium_2019_01_01,
+    "conversion_premium_2019_08_01": conversion_premium_2019_08_01,
+    "conversion_premium_2020_06_01": conversion_premium_2020_06_01,
     "conversion_premium_2021_07_26": conversion_premium_2021_07_26,
 }
 
