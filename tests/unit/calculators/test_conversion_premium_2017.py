@@ -250,7 +250,7 @@ def test_no_scrapped_vehicle_is_refused_from_2017_02_19(catalogue: Catalogue) ->
         ("2017-02-18", "D251-8.2017-01-01"),
         ("2017-02-19", "D251-8.2017-02-19"),
         ("2017-12-31", "D251-8.2017-02-19"),
-        ("2018-01-01", None),  # the 2018 wording (décret 2017-1851) is not on file
+        ("2018-01-01", "D251-8.2018-01-01"),  # décret 2017-1851 (secondary barème: new EV 2 500 €)
     ],
 )
 def test_resolver_at_the_boundaries(catalogue: Catalogue, decisive: str, version: str | None) -> None:
@@ -261,7 +261,8 @@ def test_resolver_at_the_boundaries(catalogue: Catalogue, decisive: str, version
     if version is None:
         assert result.status == "no_version_on_file"
     else:
-        assert result.award is not None and result.award.amount == Decimal("4000.00")  # 1° a)
+        expected = "2500.00" if version == "D251-8.2018-01-01" else "4000.00"  # 2018 barème; 2017 1° a)
+        assert result.award is not None and result.award.amount == Decimal(expected)
 
 
 # -- facts asked only when they can change the answer (review before the external audit) ---------------------
