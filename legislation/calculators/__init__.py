@@ -13,6 +13,7 @@ from types import ModuleType
 
 from legislation.calculators import (
     bonus_2015_01_01,
+    bonus_2016_01_04,
     bonus_2017_01_01,
     bonus_2017_02_19,
     bonus_2018_01_01,
@@ -21,6 +22,7 @@ from legislation.calculators import (
     bonus_2020_06_01,
     conversion_premium_2015_01_01,
     conversion_premium_2015_04_01,
+    conversion_premium_2016_01_04,
     conversion_premium_2017_01_01,
     conversion_premium_2017_02_19,
     conversion_premium_2018_01_01,
@@ -32,6 +34,7 @@ from legislation.calculators import (
 
 CALCULATORS: dict[str, ModuleType] = {
     "bonus_2015_01_01": bonus_2015_01_01,
+    "bonus_2016_01_04": bonus_2016_01_04,
     "bonus_2017_01_01": bonus_2017_01_01,
     "bonus_2017_02_19": bonus_2017_02_19,
     "bonus_2018_01_01": bonus_2018_01_01,
@@ -40,6 +43,7 @@ CALCULATORS: dict[str, ModuleType] = {
     "bonus_2020_06_01": bonus_2020_06_01,
     "conversion_premium_2015_01_01": conversion_premium_2015_01_01,
     "conversion_premium_2015_04_01": conversion_premium_2015_04_01,
+    "conversion_premium_2016_01_04": conversion_premium_2016_01_04,
     "conversion_premium_2017_01_01": conversion_premium_2017_01_01,
     "conversion_premium_2017_02_19": conversion_premium_2017_02_19,
     "conversion_premium_2018_01_01": conversion_premium_2018_01_01,

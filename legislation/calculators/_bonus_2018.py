@@ -45,7 +45,7 @@ L_SMALL = "barème: electric two- and three-wheelers and quadricycles below the 
 
 SECONDARY = (
     "The official wording of this version of D. 251-7 is not on file: its barème comes from secondary sources "
-    "(shared/legal/history/era-2017-2020.md §1), each number citing its source and confidence in version.toml. "
+    "(shared/legal/history/), each number citing its source and confidence in version.toml. "
     "The answer applies that barème; it cannot quote the article's words."
 )
 ASSUME_D251_1 = (

@@ -581,7 +581,7 @@ def test_electric_bicycle(catalogue: Catalogue, cost: str, buyer: dict[str, Any]
     check(a, expected, "4° bis")
 
 
-# -- the version's period and décret n° 2020-1526, art. 4 (more favourable, kept version not on file) --
+# -- the version's period and décret n° 2020-1526, art. 4 (more favourable; keeps D251-8.2020-08-03) --
 
 NEW_EV = {**EV_CAR, **NEW, "acquisition_cost": "30000", "buyer": VERY_LOW}
 CLAUSE = "decret-2020-1526-art4"
@@ -597,13 +597,16 @@ def test_period_in_force(catalogue: Catalogue, invoice: str, mine: bool) -> None
 
 
 @pytest.mark.parametrize(("order", "invoice"), [("2021-06-30", "2021-09-15"), ("2021-01-10", "2021-12-30")])
-def test_clause_open_keeps_a_version_not_on_file(catalogue: Catalogue, order: str, invoice: str) -> None:
+def test_clause_open_computes_the_kept_version(catalogue: Catalogue, order: str, invoice: str) -> None:
+    # The kept wording (« issue de l'article 1er » of décret 2020-1526) is D251-8.2020-08-03 (secondary): for a very
+    # modest household it gives 80 % capped at 5 000 €, as this version's 1° a) does: a tie keeps this version's.
     r = result(catalogue, invoice=invoice, order=order, **NEW_EV)
-    assert r.status == "kept_version_not_on_file"
+    assert r.status == "computed"
     assert [c.clause.id for c in r.resolution.open_clauses] == [CLAUSE]
-    assert any(CLAUSE in w and "not on file" in w and "2020-1526" in w for w in r.warnings)
+    assert [a.version_id for a in r.compared] == [VERSION, "D251-8.2020-08-03"]
+    assert [a.amount for a in r.compared] == [Decimal("5000.00"), Decimal("5000.00")]
     assert r.award is not None and r.award.version_id == VERSION and r.award.amount == Decimal("5000.00")
-    assert r.kept_by is None and len(r.compared) == 1
+    assert r.kept_by is None
 
 
 def test_clause_open_for_a_lease_signed_by_june_30(catalogue: Catalogue) -> None:
@@ -617,7 +620,8 @@ def test_clause_open_for_a_lease_signed_by_june_30(catalogue: Catalogue) -> None
         acquisition_cost="30000",
         buyer=VERY_LOW,
     )
-    assert calculate(catalogue, p, PAC).status == "kept_version_not_on_file"
+    found = calculate(catalogue, p, PAC)
+    assert found.status == "computed" and [a.version_id for a in found.compared] == [VERSION, "D251-8.2020-08-03"]
 
 
 @pytest.mark.parametrize(
