@@ -16,6 +16,8 @@ research gives no amount (or only a guess): not covered, the amount unknown.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, PowerBasis, VehicleCategory
 
@@ -99,8 +101,17 @@ def capped_rate(ctx: Ctx[R]) -> R:
     return ctx.award(amount, CARS, "CO2 ≤ {ev_co2_max} g/km: {ev_rate:%} of {cost:€}, capped at {ev_cap:€}", cost=cost)
 
 
-def two_three_wheelers(ctx: Ctx[R], threshold: int | None) -> R | tuple[int, int]:
-    """The common start of the L rules; the power and threshold when below it, else the result.
+@dataclass(frozen=True, slots=True)
+class Below:
+    """An L vehicle below the power threshold: its power and the threshold (thousandths of kW)."""
+
+    power: int
+    limit: int
+
+
+def two_three_wheelers(ctx: Ctx[R], threshold: int | None) -> R | Below:
+    """The common start of the L rules; :class:`Below` when under the threshold, else the result (a result may
+    itself be a tuple — the lean context's outcome —, hence the marker class).
 
     ``threshold``: one power threshold (thousandths of kW), or None for the pair 2 kW / 3 kW by instrument.
     """
@@ -116,7 +127,7 @@ def two_three_wheelers(ctx: Ctx[R], threshold: int | None) -> R | tuple[int, int
     power = ctx.need(row.vehicle_net_max_power_kw, "vehicle.net_max_power_kw", L_BIG)
     limit = threshold if threshold is not None else power_threshold(ctx, power)
     if power < limit:
-        return power, limit
+        return Below(power, limit)
     kwh = ctx.need(row.vehicle_battery_energy_kwh, "vehicle.battery_energy_kwh", L_BIG)
     amount = ctx.per_unit(L_BIG, "l_per_kwh", kwh, "kWh")
     ceiling = ctx.rate(L_BIG, "l_rate", ctx.cost_with_battery(L_BIG), "cost incl. battery")
@@ -130,8 +141,9 @@ def two_three_wheelers(ctx: Ctx[R], threshold: int | None) -> R | tuple[int, int
     )
 
 
-def small_two_three_wheelers(ctx: Ctx[R], power: int, limit: int) -> R:
+def small_two_three_wheelers(ctx: Ctx[R], below: Below) -> R:
     """2019, 2020-01-01: below the threshold, « 20 %, capped 100 € » of the cost."""
+    power, limit = below.power, below.limit
     cost = ctx.need(ctx.row.vehicle_acquisition_cost, "vehicle.acquisition_cost", L_SMALL)
     amount = ctx.rate(L_SMALL, "l_small_rate", cost, "cost")
     amount = ctx.cap(L_SMALL, amount, ctx.money("l_small_cap"), "cap")

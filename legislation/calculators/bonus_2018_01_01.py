@@ -23,7 +23,7 @@ def calculate(ctx: Ctx[R]) -> R:
         return done
     if category is rules.L_VEHICLE:
         found = rules.two_three_wheelers(ctx, ctx.qty("l_min_kw"))
-        if not isinstance(found, tuple):
+        if not isinstance(found, rules.Below):
             return found
         return ctx.not_covered(
             rules.L_SMALL,

@@ -29,7 +29,7 @@ def calculate(ctx: Ctx[R]) -> R:
         return done
     if category is rules.L_VEHICLE:
         found = rules.two_three_wheelers(ctx, None)
-        return rules.small_two_three_wheelers(ctx, *found) if isinstance(found, tuple) else found
+        return rules.small_two_three_wheelers(ctx, found) if isinstance(found, rules.Below) else found
     if category is rules.M2_N2:
         return rules.m2_n2_not_known(ctx)
     return rules.zero_emission_co2(ctx) or _price_bands(ctx, category)

@@ -63,7 +63,7 @@ def test_purchase_is_decided_by_invoice_date(catalogue: Catalogue) -> None:
 
 
 def test_lease_is_decided_by_first_rent_date(catalogue: Catalogue) -> None:
-    # invoice in the 2016 gap, first rent inside seed 000's period: the first rent decides
+    # invoice in 2016, first rent inside seed 000's period: the first rent decides
     p = purchase("2016-06-01", order="2016-05-01", first_rent="2020-07-01", lease=True, **CAR_2020)
     r = resolve(catalogue, p, Scheme.BONUS)
     assert (r.decided_by, r.version.id if r.version else None) == ("first_rent_date", "D251-7.2020-06-01")
@@ -93,12 +93,14 @@ def test_invoice_on_order_day_is_fine(catalogue: Catalogue) -> None:
 
 
 def test_a_date_in_a_declared_gap_names_the_nearest_versions(catalogue: Catalogue) -> None:
-    result = calculate(catalogue, purchase("2016-06-01", **CAR_2020), Scheme.BONUS)
+    # the prime à la conversion's declared gap of 2021-07-01 → 2021-07-25 (décret 2020-1526 art. 2 not on file)
+    result = calculate(catalogue, purchase("2021-07-10", scheme=Scheme.CONVERSION_PREMIUM, **CAR_2020),
+                       Scheme.CONVERSION_PREMIUM)
     assert result.status == "no_version_on_file" and result.award is None
     r = result.resolution
     assert r.nearest_before is not None and r.nearest_before.valid_until is not None
-    assert r.nearest_before.valid_until <= date(2016, 6, 1)
-    assert r.nearest_after is not None and r.nearest_after.valid_from > date(2016, 6, 1)
+    assert r.nearest_before.valid_until <= date(2021, 7, 10)
+    assert r.nearest_after is not None and r.nearest_after.valid_from > date(2021, 7, 10)
     assert any("declared gap" in n for n in r.notes)
 
 

@@ -195,7 +195,7 @@ def test_missing_fact_is_named(catalogue: Catalogue, facts: dict[str, Any], miss
 @pytest.mark.parametrize(
     ("decisive", "version"),
     [
-        ("2016-12-31", None),  # before décret 2016-1980: the declared gap of 2016
+        ("2016-12-31", "D251-7.2016-01-04"),  # décret 2015-1928 (secondary barème: 27 %, capped 6 300 €)
         ("2017-01-01", "D251-7.2017-01-01"),  # first day (the day after the JORF of 31/12/2016)
         ("2017-02-18", "D251-7.2017-01-01"),  # last day (décret 2017-196 published that day)
         ("2017-02-19", "D251-7.2017-02-19"),  # décret 2017-196 in force the day after its publication

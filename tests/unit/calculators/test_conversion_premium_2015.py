@@ -489,7 +489,7 @@ def test_no_order_date_computes_the_version_in_force(catalogue: Catalogue) -> No
         ("2015-03-31", INITIAL),
         ("2015-04-01", AMENDED),
         ("2015-12-31", AMENDED),
-        ("2016-01-01", None),
+        ("2016-01-01", "D251-8.2016-01-01"),  # codified by décret 2015-1823 (secondary copy of art. 4)
         ("2014-12-31", None),
     ],
 )

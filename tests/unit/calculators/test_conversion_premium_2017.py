@@ -245,7 +245,7 @@ def test_no_scrapped_vehicle_is_refused_from_2017_02_19(catalogue: Catalogue) ->
 @pytest.mark.parametrize(
     ("decisive", "version"),
     [
-        ("2016-12-31", None),  # before décret 2016-1980: the declared gap of 2016
+        ("2016-12-31", "D251-8.2016-01-04"),  # décret 2015-1928 (secondary: new EV 3 700 €)
         ("2017-01-01", "D251-8.2017-01-01"),
         ("2017-02-18", "D251-8.2017-01-01"),
         ("2017-02-19", "D251-8.2017-02-19"),
@@ -261,7 +261,7 @@ def test_resolver_at_the_boundaries(catalogue: Catalogue, decisive: str, version
     if version is None:
         assert result.status == "no_version_on_file"
     else:
-        expected = "2500.00" if version == "D251-8.2018-01-01" else "4000.00"  # 2018 barème; 2017 1° a)
+        expected = {"D251-8.2018-01-01": "2500.00", "D251-8.2016-01-04": "3700.00"}.get(version, "4000.00")
         assert result.award is not None and result.award.amount == Decimal(expected)
 
 
