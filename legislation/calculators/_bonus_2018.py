@@ -62,20 +62,25 @@ L_ELECTRIC_ONLY = (
 )
 
 
-def start(ctx: Ctx[R]) -> tuple[VehicleCategory, R | None]:
-    """The conditions common to every version: the two-year lease, the category; (category, a result or None)."""
+def start(ctx: Ctx[R]) -> R | None:
+    """The conditions common to every version: the two-year lease, a category, not a cycle; a result or None."""
     ctx.read("secondary-barème", SECONDARY)
     if (short_lease := ctx.lease_refusal(D251_1 + ", premier alinéa")) is not None:
-        return VehicleCategory.PASSENGER_CAR, short_lease
+        return short_lease
     category = ctx.need(ctx.row.vehicle_category, "vehicle.category", CARS)
     ctx.assume(ASSUME_D251_1)
     if category is BICYCLE:
-        return category, ctx.not_covered(
+        return ctx.not_covered(
             "",
             "a cycle is not a vehicle of D. 251-7; the separate aid for « cycles à pédalage assisté » (D. 251-2, "
             "« bonus vélo à assistance électrique » from 2018-02-01) is not on file",
         )
-    return category, None
+    return None
+
+
+def category(ctx: Ctx[R]) -> VehicleCategory:
+    """The vehicle's category (asked by :func:`start`)."""
+    return ctx.need(ctx.row.vehicle_category, "vehicle.category", CARS)
 
 
 def zero_emission_co2(ctx: Ctx[R]) -> R | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from legislation.calculators import _bonus_2018 as rules
 from legislation.calculators.kit import Ctx, R
-from legislation.enums import Energy
+from legislation.enums import Energy, VehicleCategory
 
 FACTS = (
     "acquisition",
@@ -61,7 +61,9 @@ def calculate(ctx: Ctx[R]) -> R:
         cost = ctx.cost_with_battery(EV)
         amount = ctx.rate(EV, "ev_rate", cost, "cost incl. battery")
         amount = ctx.cap(EV, amount, ctx.money("ev_cap"), "cap")
-        return ctx.award(amount, EV, "CO2 {co2} g/km: {ev_rate:%} of {cost:€}, capped at {ev_cap:€}", co2=co2, cost=cost)
+        return ctx.award(
+            amount, EV, "CO2 {co2} g/km: {ev_rate:%} of {cost:€}, capped at {ev_cap:€}", co2=co2, cost=cost
+        )
     if co2 <= ctx.count("low_co2_max"):
         if ctx.row.vehicle_energy in (Energy.DIESEL, Energy.DIESEL_ELECTRIC_HYBRID):
             ctx.read("2016-diesel-up-to-60-g", DIESEL_READING)
@@ -70,7 +72,7 @@ def calculate(ctx: Ctx[R]) -> R:
     return _hybrid(ctx, category, co2)
 
 
-def _hybrid(ctx: Ctx[R], category: object, co2: int) -> R:
+def _hybrid(ctx: Ctx[R], category: VehicleCategory, co2: int) -> R:
     if co2 > ctx.count("hybrid_co2_max"):
         return ctx.refuse("", "CO2 {co2} g/km > {hybrid_co2_max} g/km: not a vehicle of D. 251-1 5°", D251_1_5, co2=co2)
     if category is not rules.CAR:

@@ -18,9 +18,9 @@ FACTS = rules.FACTS
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    category, done = rules.start(ctx)
-    if done is not None:
+    if (done := rules.start(ctx)) is not None:
         return done
+    category = rules.category(ctx)
     if category is rules.L_VEHICLE:
         found = rules.two_three_wheelers(ctx, ctx.qty("l_min_kw"))
         if not isinstance(found, rules.Below):

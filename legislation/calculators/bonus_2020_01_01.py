@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from legislation.calculators import _bonus_2018 as rules
 from legislation.calculators.kit import Ctx, R
+from legislation.enums import VehicleCategory
 
 FACTS = rules.FACTS
 CARS = rules.CARS
@@ -24,9 +25,9 @@ BANDS_READING = (
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    category, done = rules.start(ctx)
-    if done is not None:
+    if (done := rules.start(ctx)) is not None:
         return done
+    category = rules.category(ctx)
     if category is rules.L_VEHICLE:
         found = rules.two_three_wheelers(ctx, None)
         return rules.small_two_three_wheelers(ctx, found) if isinstance(found, rules.Below) else found
@@ -35,7 +36,7 @@ def calculate(ctx: Ctx[R]) -> R:
     return rules.zero_emission_co2(ctx) or _price_bands(ctx, category)
 
 
-def _price_bands(ctx: Ctx[R], category: object) -> R:
+def _price_bands(ctx: Ctx[R], category: VehicleCategory) -> R:
     cost = ctx.cost_with_battery(CARS)
     ctx.read("2020-01-bands", BANDS_READING)
     if cost < ctx.money("ev_low_price_limit"):
@@ -60,4 +61,6 @@ def _price_bands(ctx: Ctx[R], category: object) -> R:
             "van or hydrogen vehicle, cost {cost:€} > {ev_mid_price_max:€}: {ev_high_amount:€}", cost=cost,
         )
     ctx.need(energy, "vehicle.energy", CARS)
-    return ctx.refuse(CARS, "cost {cost:€} > {ev_mid_price_max:€}: only vans and hydrogen vehicles are aided", cost=cost)
+    return ctx.refuse(
+        CARS, "cost {cost:€} > {ev_mid_price_max:€}: only vans and hydrogen vehicles are aided", cost=cost
+    )
