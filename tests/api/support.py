@@ -72,6 +72,15 @@ reason = "fixture gap: the 2019 wordings are not on file"
 """
 
 
+KEPT_2019 = 'kept_version_id = "D251-7.2019-01-01"\n'
+
+
+def without_kept_2019(version_dir: Path) -> None:
+    """A lone copy of D251-7.2020-06-01: its clause keeps D251-7.2019-01-01, absent from the copy's tree."""
+    toml = version_dir / "version.toml"
+    toml.write_text(sub(toml.read_text(encoding="utf-8"), KEPT_2019, ""), encoding="utf-8")
+
+
 def sub(text: str, old: str, new: str) -> str:
     assert old in text, f"the reference version no longer contains {old!r}: update tests/api/support.py"
     return text.replace(old, new)
@@ -83,7 +92,10 @@ def build_tree(root: Path) -> Path:
     source = DEFAULT_VERSIONS_DIR / REFERENCE
     shutil.copytree(source, root / REFERENCE)
     text = (source / "text.txt").read_bytes().decode("utf-8")
-    meta = (source / "version.toml").read_text(encoding="utf-8")
+    # The fixture holds neither the 2019 wording its clause keeps nor the versions before it: the clause keeps a
+    # version not on file here.
+    meta = sub((source / "version.toml").read_text(encoding="utf-8"), KEPT_2019, "")
+    (root / REFERENCE / "version.toml").write_text(meta, encoding="utf-8")
     (root / SUCCESSOR).mkdir()
     (root / SUCCESSOR / "text.txt").write_bytes(
         (sub(text, "7 000 euros", "6 000 euros") + "\n" + CLAUSE_WORDING).encode()

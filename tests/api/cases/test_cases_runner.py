@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from api.cases.files import CaseFileError, load_case_file, load_cases
 from api.cli.main import app
+from tests.api.support import without_kept_2019
 
 VERSIONS = Path(__file__).resolve().parents[3] / "versions"
 runner = CliRunner()
@@ -68,6 +69,7 @@ def versions_dir(tmp_path: Path) -> Path:
     root = tmp_path / "versions"
     root.mkdir()
     shutil.copytree(VERSIONS / "D251-7.2020-06-01", root / "D251-7.2020-06-01")
+    without_kept_2019(root / "D251-7.2020-06-01")
     (root / "catalogue.toml").write_text("", encoding="utf-8")
     return root
 

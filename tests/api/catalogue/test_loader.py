@@ -11,6 +11,7 @@ import pytest
 
 from api.catalogue.loader import DEFAULT_VERSIONS_DIR, MAX_TEXT_BYTES, load_catalogue
 from legislation import CatalogueError, Energy, Scheme, VehicleCategory, calculate
+from tests.api.support import without_kept_2019
 from tests.builders import purchase
 
 REFERENCE = "D251-7.2020-06-01"
@@ -20,6 +21,7 @@ REFERENCE = "D251-7.2020-06-01"
 def tree(tmp_path: Path) -> Path:
     """A one-version catalogue copied from the real one, to break in each test."""
     shutil.copytree(DEFAULT_VERSIONS_DIR / REFERENCE, tmp_path / REFERENCE)
+    without_kept_2019(tmp_path / REFERENCE)
     return tmp_path
 
 

@@ -38,8 +38,8 @@ ROWS = [
     "a3,purchase,,2020-07-15,,,bonus,passenger_car,electric,twelve,20000,natural_person,,,,,,",
     # line 5: invoice before order → invalid dates
     "a4,purchase,2020-08-01,2020-07-15,,,bonus,passenger_car,electric,0,20000,natural_person,,,,,,",
-    # line 6: a lease decided by its first rent; a date in a gap of the bonus (2019)
-    "a5,lease,,,2019-03-01,36,bonus,passenger_car,electric,0,20000,natural_person,,,,,,",
+    # line 6: a lease decided by its first rent; a date with no bonus version on file (before the first aid, 2007)
+    "a5,lease,,,2007-06-01,36,bonus,passenger_car,electric,0,20000,natural_person,,,,,,",
     # line 7: an id with a comma and a quote, quoted
     '"b,""6",purchase,,2021-09-15,,,conversion_premium,passenger_car,electric,0,30000.00,natural_person,6300,'
     "diesel,passenger_car,2005-03-01,2015-01-01,2021-09-15",
