@@ -111,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
+        generate_unique_id_function=openapi_docs.operation_id,
     )
     problems.install(app)
     app.add_middleware(ConfiguredCORS, settings=settings)

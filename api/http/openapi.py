@@ -7,9 +7,10 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
-from api.http import examples
+from api.http import examples, glossary
 from api.http.public import catalogue as public
 from api.purchase.models import CalculationResponse, ResolveResponse
 from api.purchase.request import DECISIVE_DATE_RULES, CalculationRequest
@@ -71,6 +72,23 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     422: ("Invalid input: each failing field is named by its path.", "Problem", examples.load("problem_422")),
     503: ("The database does not answer, or holds no catalogue yet.", "Problem", examples.load("problem_503")),
 }
+
+# Readable operation ids (client generators name their methods after them): the route function's name, but
+# where that name says less than the operation.
+RENAMED_OPERATIONS = {
+    "scheme_versions": "list_versions",
+    "diff": "diff_versions",
+    "revisions": "list_revisions",
+    "healthz": "health",
+    "readyz": "ready",
+    "import_case_file": "import_cases",
+}
+
+
+def operation_id(route: APIRoute) -> str:
+    """The operationId of a route: ``calculate``, ``resolve``, ``in_force``, ``list_versions``, …"""
+    return RENAMED_OPERATIONS.get(route.name, route.name)
+
 
 def responses(model: str, *statuses: int, db: bool = True) -> dict[int | str, dict[str, Any]]:
     """The documented answers of a route: its model with an example, and its problem documents."""
@@ -232,6 +250,7 @@ def build(app: FastAPI) -> dict[str, Any]:
             components.setdefault(name, definition)
         components[model.__name__] = found
     components["CalculationRequest"]["allOf"] = DECISIVE_DATE_RULES
+    glossary.describe(components)
     schema["components"]["securitySchemes"] = {
         "bearer": {
             "type": "http",

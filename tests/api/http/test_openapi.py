@@ -122,3 +122,66 @@ def test_docs_pages_load_their_assets_from_the_server_not_a_cdn(client: TestClie
 def test_the_root_leads_to_the_docs(client: TestClient) -> None:
     response = client.get("/", follow_redirects=False)
     assert response.status_code in (302, 307) and response.headers["location"] == "/docs"
+
+
+OPERATION_IDS = {
+    ("/v1/schemes", "get"): "list_schemes",
+    ("/v1/schemes/{scheme}/versions", "get"): "list_versions",
+    ("/v1/schemes/{scheme}/in-force", "get"): "in_force",
+    ("/v1/versions/{version_id}", "get"): "get_version",
+    ("/v1/versions/{a}/diff/{b}", "get"): "diff_versions",
+    ("/v1/resolve", "post"): "resolve",
+    ("/v1/calculate", "post"): "calculate",
+    ("/healthz", "get"): "health",
+    ("/readyz", "get"): "ready",
+    ("/v1/versions/{version_id}/revisions", "get"): "list_revisions",
+    ("/v1/receipts/{receipt_id}", "get"): "get_receipt",
+    ("/v1/receipts/{receipt_id}/replay", "post"): "replay_receipt",
+    ("/v1/admin/versions", "post"): "record_version",
+    ("/v1/cases", "get"): "list_cases",
+    ("/v1/cases/{case_id}", "get"): "get_case",
+    ("/v1/cases/import", "post"): "import_cases",
+    ("/v1/cases/run", "post"): "run_cases",
+    ("/v1/calculate/batch", "post"): "calculate_batch",
+}
+
+
+def test_operation_ids_are_readable(client: TestClient) -> None:
+    found = {(p, m): op["operationId"] for p, ops in spec(client)["paths"].items() for m, op in ops.items()}
+    assert found == OPERATION_IDS
+
+
+def _response_models(document: dict[str, Any]) -> set[str]:
+    """Every schema reachable from a documented answer (responses, not request bodies)."""
+    schemas = document["components"]["schemas"]
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if ref is not None and ref.rsplit("/", 1)[1] not in found:
+                found.add(ref.rsplit("/", 1)[1])
+                walk(schemas[ref.rsplit("/", 1)[1]])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            walk(operation["responses"])
+    return found
+
+
+def test_every_property_of_every_response_model_is_described(client: TestClient) -> None:
+    document = spec(client)
+    models = _response_models(document)
+    assert {"CalculationResponse", "SchemeResultOut", "VersionOut", "ReceiptOut", "Problem"} <= models
+    undescribed = [
+        f"{name}.{prop}"
+        for name in sorted(models)
+        for prop, definition in document["components"]["schemas"][name].get("properties", {}).items()
+        if not definition.get("description")
+    ]
+    assert not undescribed, f"describe them (Field(description=…) or api/http/glossary.py): {undescribed}"
