@@ -168,7 +168,18 @@ def generate() -> dict[str, Any]:
         examples |= _audit(client, examples["requests"]["electric_car_2020"]["value"], examples["admin_version_in"])
         examples |= _problems(client)
     examples["problem_503"] = _unavailable()
-    return examples
+    return _relative(examples)
+
+
+def _relative(node: Any) -> Any:
+    """The documents with the load's origin named relative to the repository (« versions »), not this machine."""
+    if isinstance(node, dict):
+        return {k: _relative(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_relative(v) for v in node]
+    if isinstance(node, str) and str(DEFAULT_VERSIONS_DIR) in node:
+        return node.replace(str(DEFAULT_VERSIONS_DIR), DEFAULT_VERSIONS_DIR.name)
+    return node
 
 
 def _catalogue(client: TestClient) -> dict[str, Any]:
