@@ -15,12 +15,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from collections.abc import Callable
-
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Lean, Outcome
 from legislation.enums import Acquisition, KeepMode, Scheme
 from legislation.errors import MissingFact
+from legislation.fast.compile import Kernel, compiled_kernel
 from legislation.resolver import (
     KEPT_NOT_ON_FILE,
     MISSING_FACTS,
@@ -36,8 +35,6 @@ from legislation.row import SCHEME_TUPLES, Row, cents
 from legislation.timeline import Catalogue
 from legislation.versions import TransitionalClause, Version
 
-# A version's calculator in the lean context: (row, open inline branches, decisive date) → its outcome.
-Kernel = Callable[[Row, frozenset[str], date], Outcome]
 LEASE = Acquisition.LEASE
 NO_BRANCHES: frozenset[str] = frozenset()
 _CACHE_LIMIT = 200_000  # distinct decisive days remembered per scheme (bounded memory on odd inputs)
@@ -126,8 +123,12 @@ class Engine:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
+        # How each version's calculator runs: « compiled » (its source rewritten with the version's numbers,
+        # legislation.fast.compile) or « lean » (as written, in the Lean context) when it does not compile.
+        self.compiled_forms: dict[str, str] = {}
+        self.compile_errors: dict[str, str] = {}
         plans = {
-            vid: VersionPlan(version=v, kernel=lean_kernel(v, catalogue))
+            vid: VersionPlan(version=v, kernel=self._kernel(v, catalogue))
             for vid, v in catalogue.versions.items()
             if v.calculator is not None
         }
@@ -146,6 +147,17 @@ class Engine:
         }
         self.compiled = sorted(plans)
         self.fallbacks = 0  # scheme-rows sent to the explained path: none since the calculators run lean
+
+    def _kernel(self, version: Version, catalogue: Catalogue) -> Kernel:
+        """The version's compiled kernel; its lean kernel when its calculator does not compile (reported)."""
+        try:
+            kernel = compiled_kernel(version, catalogue)
+        except Exception as exc:  # noqa: BLE001 - any failure of the compiler leaves the calculator as written
+            self.compiled_forms[version.id] = "lean"
+            self.compile_errors[version.id] = f"{type(exc).__name__}: {exc}"
+            return lean_kernel(version, catalogue)
+        self.compiled_forms[version.id] = "compiled"
+        return kernel
 
     def outcomes(self, row: Row) -> list[Outcome]:
         """Every scheme of the row; :class:`InvalidDates` exactly as the explained path raises it.

@@ -1,0 +1,708 @@
+"""The batch form of a calculator, **generated** from the calculator's own source — never a second copy.
+
+Each rule is written once, in ``legislation/calculators`` (see :mod:`legislation.calculators.kit`). The
+:class:`~legislation.calculators.kit.Lean` context runs it as it is, but pays for what it ignores: a method
+call per ``ctx.step``, the keyword dicts of templates that are never formatted, the citation built for every
+award. This module removes that cost by a **mechanical transformation of the calculator's source**, done
+once per version when the engine starts:
+
+1. the version's calculator module and the transitive closure of the ``legislation.calculators`` modules it
+   uses (``_bonus_2017``, ``_decret_2014_1672_art1``…), plus the rule methods of :class:`~kit.Ctx` it calls
+   (``ctx.cost_with_battery``, ``ctx.lease_refusal``…), are read with :func:`inspect.getsource` and parsed;
+2. each function is rewritten (:class:`Rewriter`) with the version's own numbers:
+
+   - ``ctx.money("x")`` / ``ctx.count("x")`` / ``ctx.qty("x")`` and ``ctx.of(VID).count["x"]`` (a relied
+     version's numbers) become the integer constant — a name the version does not give, or a value that is
+     not whole at its scale, keeps the call, which raises the :class:`~legislation.errors.CatalogueError`;
+   - ``ctx.rate(p, "x", base, label)`` becomes ``(N * base + H) // D`` with :func:`~kit.rate_terms` of the
+     version's parameter (``ctx.per_unit`` likewise, in thousandths): the same integers as the contexts;
+   - ``ctx.cap`` / ``ctx.floor`` become a comparison; ``ctx.is_open(b)`` becomes ``b in ctx.open_branches``;
+   - ``ctx.step`` / ``ctx.step_at`` / ``ctx.assume`` / ``ctx.read`` statements are dropped — **only** when
+     every argument is free of effects (constants, names, attribute reads, arithmetic, comparisons,
+     f-strings…); a call in an argument (a ``ctx.need`` that may raise, say) keeps the statement as it is;
+   - ``ctx.award`` / ``ctx.refuse`` / ``ctx.not_covered`` with a literal paragraph become the outcome tuple
+     the :class:`~kit.Lean` context would return, its citation formatted once;
+   - ``ctx.need(x, "f", "p")`` becomes ``(t if (t := x) is not None else ctx.need(None, "f", "p"))``, so the
+     missing fact is still raised by the context itself (not inside a comprehension or a lambda, where the
+     call stays);
+
+3. anything else is left exactly as written: the generated functions run with a real, started ``Lean``
+   context named ``ctx``, so a call the rewriter does not know is still correct — only slower.
+
+The functions are compiled and executed once per version, into fresh module namespaces whose globals are the
+original module's (its constants, enums and imports are the very same objects); references to another
+calculator module or to one of its functions point to that module's compiled form for the same version.
+
+Reading the generated code: ``python -m legislation.fast.compile VERSION_ID`` prints, for an auditor, the
+exact source that runs for that version (with what was left as calls to the context). A test compares the
+compiled form with the lean and the explained forms on the whole regression corpus and on generated
+purchases; another fails when a registered calculator does not compile.
+"""
+
+from __future__ import annotations
+import __future__
+
+import ast
+import importlib
+import inspect
+import itertools
+import linecache
+import sys
+import types
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from legislation.calculators import get_calculator, kit
+from legislation.calculators.kit import COMPUTED, NOT_COVERED, Lean, Outcome, Params
+from legislation.errors import MissingFact
+from legislation.row import Row
+from legislation.timeline import Catalogue
+from legislation.versions import Version
+
+# A version's calculator for the engine: (row, open inline branches, decisive date) → its outcome.
+Kernel = Callable[[Row, frozenset[str], date], Outcome]
+
+CALCULATORS_PACKAGE = "legislation.calculators."
+CTX = "ctx"  # the name every calculator gives its context (``self`` in the kit's methods, renamed)
+
+# The recording methods: they return None and, in the lean context, do nothing.
+RECORDING = frozenset({"step", "step_at", "assume", "read"})
+# The kit methods the rewriter handles itself; any other method of Ctx that Lean does not override is a rule
+# of the kit (``cost_with_battery``, ``lease_refusal``…) and is compiled like a calculator's function.
+HANDLED = RECORDING | frozenset(
+    {
+        "need", "money", "qty", "count", "of", "is_open", "cite", "rate", "per_unit", "cap", "floor",
+        "award", "refuse", "not_covered", "best", "reworded", "start", "missing",
+    }
+)
+SCALES = frozenset({"money", "qty", "count", "rates", "per_kwh"})
+NO_WALRUS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class CompileError(Exception):
+    """A calculator written in a way the compiler does not handle (the engine then runs it lean)."""
+
+
+@dataclass(slots=True)
+class CompiledForm:
+    """One version's compiled calculator: the function, its context, and the generated source."""
+
+    version_id: str
+    calculate: Callable[[Lean], Outcome]
+    ctx: Lean
+    sources: list[tuple[str, str]] = field(default_factory=list)  # (title, generated source)
+    left: Counter[str] = field(default_factory=Counter)  # context methods still called (by name)
+
+    @property
+    def source(self) -> str:
+        return "\n\n".join(f"# ---- {title}\n{text}" for title, text in self.sources)
+
+
+# -- the rewriting ------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Numbers:
+    """What the rewriter folds in for one version: its numbers, its relied versions' numbers, its outcomes."""
+
+    version: Version
+    params: Params
+    relied: Mapping[str, Params]
+    scheme: str
+    kit_functions: frozenset[str]
+
+    def cite(self, paragraph: str) -> str:
+        citation = self.version.citation
+        return f"{citation}, {paragraph}" if paragraph else citation
+
+
+def is_pure(node: ast.expr) -> bool:
+    """True when evaluating ``node`` has no effect beyond its value (no call, no binding): it may be dropped."""
+    if isinstance(node, ast.Constant | ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return is_pure(node.value)
+    if isinstance(node, ast.Subscript):
+        return is_pure(node.value) and is_pure(node.slice)
+    if isinstance(node, ast.BinOp):
+        return is_pure(node.left) and is_pure(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return is_pure(node.operand)
+    if isinstance(node, ast.BoolOp):
+        return all(is_pure(v) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return is_pure(node.left) and all(is_pure(c) for c in node.comparators)
+    if isinstance(node, ast.IfExp):
+        return is_pure(node.test) and is_pure(node.body) and is_pure(node.orelse)
+    if isinstance(node, ast.JoinedStr):
+        return all(is_pure(v) for v in node.values)
+    if isinstance(node, ast.FormattedValue):
+        return is_pure(node.value) and (node.format_spec is None or is_pure(node.format_spec))
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return all(is_pure(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is None or is_pure(k) for k in node.keys) and all(is_pure(v) for v in node.values)
+    if isinstance(node, ast.Starred):
+        return is_pure(node.value)
+    return False
+
+
+def _all_pure(call: ast.Call, skip: int = 0) -> bool:
+    """Every argument of ``call`` from position ``skip`` on, and every keyword value, is pure."""
+    return all(is_pure(a) for a in call.args[skip:]) and all(is_pure(k.value) for k in call.keywords)
+
+
+def _bound_names(function: ast.FunctionDef | ast.Lambda) -> set[str]:
+    """Every name bound anywhere in a function (parameters, assignments, loops, imports…), nested ones too."""
+    names: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+def _outcome(*items: ast.expr) -> ast.expr:
+    """An outcome tuple: one constant when every item is constant, else a tuple display."""
+    if all(isinstance(i, ast.Constant) for i in items):
+        values: Any = tuple(i.value for i in items if isinstance(i, ast.Constant))  # a constant tuple
+        return ast.Constant(values)
+    return ast.Tuple(elts=list(items), ctx=ast.Load())
+
+
+def _ctx_method(node: ast.AST) -> str | None:
+    """``m`` when ``node`` is a call ``ctx.m(...)``."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == CTX
+    ):
+        return node.func.attr
+    return None
+
+
+class Rewriter(ast.NodeTransformer):
+    """Rewrites one module's functions for one version (see the module's docstring for the rules)."""
+
+    def __init__(self, numbers: Numbers, module_globals: Mapping[str, Any], taken: set[str]) -> None:
+        self.numbers = numbers
+        self.globals = module_globals
+        self.taken = taken  # every name of the source: temporaries must not clash
+        self.counter = itertools.count(1)
+        self.local: set[str] = set()
+        self.no_walrus = 0
+
+    # -- helpers ------------------------------------------------------------------------------------------
+
+    def temp(self) -> str:
+        while True:
+            name = f"_k{next(self.counter)}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+
+    def literal(self, node: ast.expr) -> str | None:
+        """The string a node stands for: a literal, or a module-level string constant not shadowed locally."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name) and node.id not in self.local:
+            value = self.globals.get(node.id)
+            if isinstance(value, str):
+                return value
+        return None
+
+    def scale_value(self, numbers: Params, scale: str, name: str) -> Any:
+        values: dict[str, Any] = getattr(numbers, scale)
+        return dict.get(values, name)  # not Numbers.__missing__: a name not given keeps the call
+
+    # -- scopes -------------------------------------------------------------------------------------------
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        outer = self.local
+        self.local = outer | _bound_names(node)
+        if any(isinstance(n, ast.Name) and n.id == CTX and not isinstance(n.ctx, ast.Load) for n in ast.walk(node)):
+            raise CompileError(f"function {node.name} rebinds {CTX}: the compiler cannot tell it is the context")
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Import | ast.ImportFrom):
+                raise CompileError(f"function {node.name} imports inside its body: imports belong at module level")
+        self.generic_visit(node)
+        self.local = outer
+        return node
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        raise CompileError(f"async function {node.name}: a calculator is plain synchronous code")
+
+    def _no_walrus(self, node: ast.AST) -> ast.AST:
+        outer = self.local
+        if isinstance(node, ast.Lambda):
+            self.local = outer | _bound_names(node)
+        self.no_walrus += 1
+        self.generic_visit(node)
+        self.no_walrus -= 1
+        self.local = outer
+        return node
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _no_walrus
+
+    # -- statements ---------------------------------------------------------------------------------------
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST | None:
+        self.generic_visit(node)
+        value = node.value
+        if _ctx_method(value) in RECORDING and isinstance(value, ast.Call) and _all_pure(value):
+            return None  # a step, a reading, an assumption: the lean context records nothing
+        return node
+
+    # -- expressions --------------------------------------------------------------------------------------
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id == CTX and isinstance(node.ctx, ast.Load):
+            if node.attr == "vid":
+                return ast.Constant(self.numbers.version.id)
+            if node.attr == "scheme":
+                return ast.Constant(self.numbers.scheme)
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        """``ctx.of(VID).count["x"]`` → the relied version's constant."""
+        self.generic_visit(node)
+        target = node.value
+        if (
+            isinstance(node.ctx, ast.Load)
+            and isinstance(target, ast.Attribute)
+            and target.attr in SCALES
+            and _ctx_method(target.value) == "of"
+            and isinstance(target.value, ast.Call)
+            and len(target.value.args) == 1
+            and not target.value.keywords
+        ):
+            vid = self.literal(target.value.args[0])
+            name = self.literal(node.slice)
+            relied = self.numbers.relied.get(vid or "")
+            if relied is not None and name is not None:
+                value = self.scale_value(relied, target.attr, name)
+                if value is not None:
+                    return ast.Constant(value)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        method = _ctx_method(node)
+        if method is None:
+            return node
+        rewrite = getattr(self, f"call_{method}", None)
+        if rewrite is not None:
+            found: ast.AST | None = rewrite(node)
+            if found is not None:
+                return ast.copy_location(found, node)
+            return node
+        if method in self.numbers.kit_functions:  # a rule of the kit, compiled: ctx.m(a) → _kit_m(ctx, a)
+            return ast.copy_location(
+                ast.Call(
+                    func=ast.Name(id=f"_kit_{method}", ctx=ast.Load()),
+                    args=[ast.Name(id=CTX, ctx=ast.Load()), *node.args],
+                    keywords=node.keywords,
+                ),
+                node,
+            )
+        return node
+
+    def _positional(self, node: ast.Call, count: int, keywords: bool = False) -> list[ast.expr] | None:
+        if len(node.args) != count or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if node.keywords and not keywords:
+            return None
+        return list(node.args)
+
+    def _number(self, node: ast.Call, scale: str) -> ast.expr | None:
+        args = self._positional(node, 1)
+        name = self.literal(args[0]) if args else None
+        value = self.scale_value(self.numbers.params, scale, name) if name is not None else None
+        return ast.Constant(value) if value is not None else None
+
+    def call_money(self, node: ast.Call) -> ast.expr | None:
+        return self._number(node, "money")
+
+    def call_count(self, node: ast.Call) -> ast.expr | None:
+        return self._number(node, "count")
+
+    def call_qty(self, node: ast.Call) -> ast.expr | None:
+        return self._number(node, "qty")
+
+    def call_cite(self, node: ast.Call) -> ast.expr | None:
+        args = self._positional(node, 1)
+        paragraph = self.literal(args[0]) if args else None
+        return ast.Constant(self.numbers.cite(paragraph)) if paragraph is not None else None
+
+    def call_is_open(self, node: ast.Call) -> ast.expr | None:
+        args = self._positional(node, 1)
+        if args is None:
+            return None
+        branches = ast.Attribute(value=ast.Name(id=CTX, ctx=ast.Load()), attr="open_branches", ctx=ast.Load())
+        return ast.Compare(left=args[0], ops=[ast.In()], comparators=[branches])
+
+    def _product(self, node: ast.Call, scale: str) -> ast.expr | None:
+        args = self._positional(node, 4)
+        if args is None or not (is_pure(args[0]) and is_pure(args[3])):
+            return None
+        name = self.literal(args[1])
+        terms = self.scale_value(self.numbers.params, scale, name) if name is not None else None
+        if terms is None:
+            return None
+        n, h, d = terms
+        product = ast.BinOp(left=ast.Constant(n), op=ast.Mult(), right=args[2])
+        return ast.BinOp(left=ast.BinOp(left=product, op=ast.Add(), right=ast.Constant(h)), op=ast.FloorDiv(),
+                         right=ast.Constant(d))
+
+    def call_rate(self, node: ast.Call) -> ast.expr | None:
+        return self._product(node, "rates")
+
+    def call_per_unit(self, node: ast.Call) -> ast.expr | None:
+        return self._product(node, "per_kwh")
+
+    def _bound(self, node: ast.Call, op: ast.cmpop, builtin: str) -> ast.expr | None:
+        args = self._positional(node, 4)
+        if args is None or not (is_pure(args[0]) and is_pure(args[3])):
+            return None
+        amount, limit = args[1], args[2]
+        if self.no_walrus:
+            return ast.Call(func=ast.Name(id=builtin, ctx=ast.Load()), args=[amount, limit], keywords=[])
+        a, b = self.temp(), self.temp()
+        test = ast.Compare(
+            left=ast.NamedExpr(target=ast.Name(id=a, ctx=ast.Store()), value=amount),
+            ops=[op],
+            comparators=[ast.NamedExpr(target=ast.Name(id=b, ctx=ast.Store()), value=limit)],
+        )
+        return ast.IfExp(test=test, body=ast.Name(id=b, ctx=ast.Load()), orelse=ast.Name(id=a, ctx=ast.Load()))
+
+    def call_cap(self, node: ast.Call) -> ast.expr | None:
+        return self._bound(node, ast.Gt(), "min")  # « dans la limite de »: the cap when the amount exceeds it
+
+    def call_floor(self, node: ast.Call) -> ast.expr | None:
+        return self._bound(node, ast.Lt(), "max")  # « sans être inférieur à »
+
+    def call_need(self, node: ast.Call) -> ast.expr | None:
+        if self.no_walrus or node.keywords or not 3 <= len(node.args) <= 4 or not _all_pure(node, 1):
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        t = self.temp()
+        test = ast.Compare(
+            left=ast.NamedExpr(target=ast.Name(id=t, ctx=ast.Store()), value=node.args[0]),
+            ops=[ast.IsNot()],
+            comparators=[ast.Constant(None)],
+        )
+        raise_missing = ast.Call(func=node.func, args=[ast.Constant(None), *node.args[1:]], keywords=[])
+        return ast.IfExp(test=test, body=ast.Name(id=t, ctx=ast.Load()), orelse=raise_missing)
+
+    def call_award(self, node: ast.Call) -> ast.expr | None:
+        if len(node.args) != 3 or not _all_pure(node, 1):
+            return None
+        paragraph = self.literal(node.args[1])
+        if paragraph is None:
+            return None
+        n = self.numbers
+        return _outcome(
+            ast.Constant(n.scheme), ast.Constant(COMPUTED), node.args[0], ast.Constant(True),
+            ast.Constant(n.version.id), ast.Constant(n.cite(paragraph)), ast.Constant(None),
+        )
+
+    def call_refuse(self, node: ast.Call) -> ast.expr | None:
+        if len(node.args) not in (2, 3) or not _all_pure(node):
+            return None
+        paragraph = self.literal(node.args[0])
+        if paragraph is None:
+            return None
+        n = self.numbers
+        citation: ast.expr = ast.Constant(n.cite(paragraph))
+        if len(node.args) == 3:
+            override = node.args[2]
+            text = self.literal(override)
+            if text is not None:
+                citation = ast.Constant(text or n.cite(paragraph))
+            elif isinstance(override, ast.Constant):  # None
+                citation = ast.Constant(n.cite(paragraph)) if not override.value else override
+            else:
+                citation = ast.BoolOp(op=ast.Or(), values=[override, citation])
+        return _outcome(
+            ast.Constant(n.scheme), ast.Constant(COMPUTED), ast.Constant(0), ast.Constant(False),
+            ast.Constant(n.version.id), citation, ast.Constant(None),
+        )
+
+    def call_not_covered(self, node: ast.Call) -> ast.expr | None:
+        if len(node.args) != 2 or not _all_pure(node):
+            return None
+        paragraph = self.literal(node.args[0])
+        if paragraph is None:
+            return None
+        n = self.numbers
+        return _outcome(
+            ast.Constant(n.scheme), ast.Constant(NOT_COVERED), ast.Constant(None), ast.Constant(None),
+            ast.Constant(n.version.id), ast.Constant(n.cite(paragraph)), ast.Constant(None),
+        )
+
+    def call_reworded(self, node: ast.Call) -> ast.expr | None:
+        if len(node.args) != 2 or node.keywords or not is_pure(node.args[1]):
+            return None
+        return node.args[0]  # the lean context words nothing
+
+
+class _PassFiller(ast.NodeTransformer):
+    """Statement lists emptied by the rewriting get a ``pass``; an ``if`` on a pure test that does nothing goes."""
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list) and body and all(isinstance(s, ast.stmt) for s in body):
+                kept = [s for s in body if not _does_nothing(s)]
+                setattr(node, name, kept)
+        if hasattr(node, "body") and isinstance(node.body, list) and not node.body:
+            node.body = [ast.Pass()]
+        return node
+
+
+def _does_nothing(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.If) and is_pure(statement.test):
+        return all(_does_nothing(s) for s in statement.body) and all(_does_nothing(s) for s in statement.orelse)
+    return False
+
+
+# -- modules ----------------------------------------------------------------------------------------------
+
+
+def _is_calculator_module(module: types.ModuleType) -> bool:
+    return module.__name__.startswith(CALCULATORS_PACKAGE) and module is not kit
+
+
+def _uses(module: types.ModuleType) -> list[types.ModuleType]:
+    """The calculator modules ``module`` refers to at module level (as modules, or by importing their names)."""
+    found: dict[str, types.ModuleType] = {}
+    for value in vars(module).values():
+        target: types.ModuleType | None = None
+        if isinstance(value, types.ModuleType):
+            target = value
+        elif isinstance(value, types.FunctionType):
+            target = sys.modules.get(value.__module__)
+        if target is not None and target is not module and _is_calculator_module(target):
+            found[target.__name__] = target
+    return [found[k] for k in sorted(found)]
+
+
+def _swap(value: Any, compiled: Mapping[int, Any]) -> Any:
+    """``value`` with any original module or function replaced by its compiled form (in tuples and dicts too)."""
+    if id(value) in compiled:
+        return compiled[id(value)]
+    if type(value) is tuple and any(id(v) in compiled for v in value):
+        return tuple(compiled.get(id(v), v) for v in value)
+    if type(value) is dict and any(id(v) in compiled for v in value.values()):
+        return {k: compiled.get(id(v), v) for k, v in value.items()}
+    return value
+
+
+class Compiler:
+    """Compiles one version's calculator and everything it calls (see the module's docstring)."""
+
+    def __init__(self, version: Version, catalogue: Catalogue) -> None:
+        if version.calculator is None:
+            raise CompileError(f"{version.id} has no calculator")
+        self.version = version
+        self.ctx = Lean(version, {ref: catalogue.versions[ref] for ref in version.relies_on})
+        self.calculator = get_calculator(version.calculator)
+        self.numbers = Numbers(
+            version=version,
+            params=self.ctx.params,
+            relied=self.ctx.relied,
+            scheme=self.ctx.scheme,
+            kit_functions=frozenset(self._kit_rules()),
+        )
+        self.compiled: dict[int, Any] = {}  # id(original module or function) → its compiled form
+        self.keep_alive: list[Any] = []  # the originals whose ids are keys above
+        self.modules: dict[str, types.ModuleType] = {}
+        self.in_progress: set[str] = set()
+        self.sources: list[tuple[str, str]] = []
+        self.left: Counter[str] = Counter()
+        self.kit_namespace: dict[str, Any] = {}
+
+    @staticmethod
+    def _kit_rules() -> list[str]:
+        """The rule methods of :class:`kit.Ctx` that :class:`kit.Lean` runs as written (compiled as functions)."""
+        return [
+            name
+            for name, value in vars(kit.Ctx).items()
+            if isinstance(value, types.FunctionType)
+            and not name.startswith("_")
+            and name not in HANDLED
+            and name not in vars(Lean)
+        ]
+
+    def run(self) -> CompiledForm:
+        self._compile_kit()
+        module = self._compile_module(self.calculator)
+        calculate = getattr(module, "calculate", None)
+        if not isinstance(calculate, types.FunctionType):
+            raise CompileError(f"calculator {self.calculator.__name__} has no calculate function")
+        return CompiledForm(self.version.id, calculate, self.ctx, self.sources, self.left)
+
+    def _compile_kit(self) -> None:
+        """``Ctx.m(self, …)`` → ``_kit_m(ctx, …)``, rewritten like any calculator function."""
+        tree = ast.parse(inspect.getsource(kit))
+        ctx_class = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Ctx")
+        functions: list[ast.stmt] = []
+        for item in ctx_class.body:
+            if isinstance(item, ast.FunctionDef) and item.name in self.numbers.kit_functions:
+                if any(isinstance(n, ast.Name) and n.id == CTX for n in ast.walk(item)):
+                    raise CompileError(f"kit.Ctx.{item.name} uses the name {CTX}")
+                for n in ast.walk(item):
+                    if isinstance(n, ast.Name) and n.id == "self":
+                        n.id = CTX
+                    elif isinstance(n, ast.arg) and n.arg == "self":
+                        n.arg = CTX
+                item.name = f"_kit_{item.name}"
+                item.decorator_list = []
+                functions.append(item)
+        namespace = dict(vars(kit))
+        self._exec(functions, namespace, kit.__name__, "kit.Ctx rules", vars(kit))
+        self.kit_namespace = {name: namespace[f"_kit_{name}"] for name in self.numbers.kit_functions}
+        for name, function in self.kit_namespace.items():  # the kit rules may call one another
+            namespace[f"_kit_{name}"] = function
+
+    def _compile_module(self, module: types.ModuleType) -> types.ModuleType:
+        name = module.__name__
+        if name in self.modules:
+            return self.modules[name]
+        if name in self.in_progress:
+            raise CompileError(f"calculator modules import each other in a cycle through {name}")
+        self.in_progress.add(name)
+        for used in _uses(module):
+            self._compile_module(used)
+        try:
+            source = inspect.getsource(module)
+        except (OSError, TypeError) as exc:
+            raise CompileError(f"no source for {name}: {exc}") from exc
+        tree = ast.parse(source)
+        functions: list[ast.stmt] = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        if any(isinstance(n, ast.AsyncFunctionDef) for n in tree.body):
+            raise CompileError(f"{name} defines an async function")
+        compiled = types.ModuleType(name, module.__doc__)
+        namespace = compiled.__dict__
+        for key, value in vars(module).items():
+            if key not in ("__dict__", "__doc__", "__name__"):
+                namespace[key] = _swap(value, self.compiled)
+        namespace.update({f"_kit_{n}": f for n, f in self.kit_namespace.items()})
+        self._exec(functions, namespace, name, f"{name} for {self.version.id}", vars(module))
+        for node in functions:
+            assert isinstance(node, ast.FunctionDef)
+            original = vars(module).get(node.name)
+            if original is not None:
+                self.compiled[id(original)] = namespace[node.name]
+                self.keep_alive.append(original)
+        self.compiled[id(module)] = compiled
+        self.keep_alive.append(module)
+        for key, value in list(namespace.items()):  # aliases of this module's own functions
+            namespace[key] = _swap(value, self.compiled)
+        self.in_progress.discard(name)
+        self.modules[name] = compiled
+        return compiled
+
+    def _exec(
+        self, functions: list[ast.stmt], namespace: dict[str, Any], name: str, title: str, original: Mapping[str, Any]
+    ) -> None:
+        taken = {n.id for f in functions for n in ast.walk(f) if isinstance(n, ast.Name)} | set(original)
+        rewriter = Rewriter(self.numbers, original, taken)
+        body = [rewriter.visit(f) for f in functions]
+        tree = _PassFiller().visit(ast.Module(body=body, type_ignores=[]))
+        ast.fix_missing_locations(tree)
+        generated = ast.unparse(tree)
+        for node in ast.walk(tree):
+            method = _ctx_method(node)
+            if method is not None and not (
+                method == "need" and isinstance(node, ast.Call) and node.args
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value is None
+            ):
+                self.left[method] += 1
+        filename = f"<compiled {self.version.id}: {name}>"
+        linecache.cache[filename] = (len(generated), None, generated.splitlines(True), filename)
+        flags = __future__.annotations.compiler_flag
+        code = compile(generated, filename, "exec", flags=flags, dont_inherit=True)
+        exec(code, namespace)  # noqa: S102 - the calculator's own functions, rewritten: see the docstring
+        self.sources.append((title, generated))
+
+
+def rewrite_source(
+    source: str, version: Version, catalogue: Catalogue, module_globals: Mapping[str, Any] | None = None
+) -> str:
+    """The functions of ``source`` rewritten for ``version`` (what :class:`Compiler` runs), as source text."""
+    numbers = Compiler(version, catalogue).numbers
+    tree = ast.parse(source)
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    body = [Rewriter(numbers, module_globals or {}, taken).visit(node) for node in tree.body]
+    return ast.unparse(ast.fix_missing_locations(_PassFiller().visit(ast.Module(body=body, type_ignores=[]))))
+
+
+def compile_version(version: Version, catalogue: Catalogue) -> CompiledForm:
+    """The compiled calculator of ``version`` (:class:`CompileError` when its style is not handled)."""
+    return Compiler(version, catalogue).run()
+
+
+def kernel_of(form: CompiledForm) -> Kernel:
+    """The engine's kernel for a compiled form: the context pointed at the row, the calculator, a missing fact."""
+    ctx, calculate, missing = form.ctx, form.calculate, form.ctx.missing
+
+    def kernel(row: Row, open_branches: frozenset[str], day: date) -> Outcome:
+        ctx.row = row
+        ctx.decisive_date = day
+        ctx.open_branches = open_branches
+        try:
+            return calculate(ctx)
+        except MissingFact as fact:
+            return missing(fact)
+
+    return kernel
+
+
+def compiled_kernel(version: Version, catalogue: Catalogue) -> Kernel:
+    """Like :func:`legislation.fast.engine.lean_kernel`, from the calculator's compiled form."""
+    return kernel_of(compile_version(version, catalogue))
+
+
+def _forms(catalogue: Catalogue, ids: list[str]) -> Iterator[CompiledForm]:
+    for vid in ids:
+        yield compile_version(catalogue.versions[vid], catalogue)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m legislation.fast.compile VERSION_ID…``: print the code generated for each version."""
+    args = sys.argv[1:] if argv is None else argv
+    # The catalogue is read by the application layer; imported here only, so that ``legislation`` stays pure.
+    loader = importlib.import_module("api.loader")
+    catalogue: Catalogue = loader.load_catalogue()
+    ids = args or sorted(v.id for v in catalogue.versions.values() if v.calculator is not None)
+    unknown = [vid for vid in ids if vid not in catalogue.versions]
+    if unknown or args[:1] in (["-h"], ["--help"]):
+        print(__doc__ if not unknown else f"unknown version(s): {', '.join(unknown)}")
+        return 0 if not unknown else 2
+    for form in _forms(catalogue, ids):
+        left = ", ".join(f"{m} ×{c}" for m, c in sorted(form.left.items())) or "nothing"
+        print(f"# ==== {form.version_id}: generated from the calculator's source; left to the Lean context: {left}")
+        print(form.source)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
