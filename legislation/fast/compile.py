@@ -53,6 +53,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from enum import EnumMeta
 from typing import Any
 
 from legislation.calculators import get_calculator, kit
@@ -62,8 +63,7 @@ from legislation.row import Row
 from legislation.timeline import Catalogue
 from legislation.versions import Version
 
-# A version's calculator for the engine: (row, open inline branches, decisive date) → its outcome.
-Kernel = Callable[[Row, frozenset[str], date], Outcome]
+Kernel = Callable[[Row, frozenset[str], date], Outcome]  # as legislation.fast.engine.Kernel
 
 CALCULATORS_PACKAGE = "legislation.calculators."
 CTX = "ctx"  # the name every calculator gives its context (``self`` in the kit's methods, renamed)
@@ -202,6 +202,7 @@ class Rewriter(ast.NodeTransformer):
         self.counter = itertools.count(1)
         self.local: set[str] = set()
         self.no_walrus = 0
+        self.hoisted: dict[str, Any] = {}  # globals the rewritten code reads (enum members)
 
     # -- helpers ------------------------------------------------------------------------------------------
 
@@ -268,6 +269,14 @@ class Rewriter(ast.NodeTransformer):
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id not in self.local and isinstance(node.ctx, ast.Load):
+            owner = self.globals.get(node.value.id)
+            if isinstance(owner, EnumMeta) and node.attr in owner.__members__:
+                # ``Energy.ELECTRIC``: a member read through its class costs a look-up in the enum's metaclass
+                # (~8× a global's); the member itself, bound once as a global, is the same object.
+                name = f"_{node.value.id}_{node.attr}"
+                self.hoisted[name] = owner.__members__[node.attr]
+                return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
         if isinstance(node.value, ast.Name) and node.value.id == CTX and isinstance(node.ctx, ast.Load):
             if node.attr == "vid":
                 return ast.Constant(self.numbers.version.id)
@@ -625,6 +634,10 @@ class Compiler:
         taken = {n.id for f in functions for n in ast.walk(f) if isinstance(n, ast.Name)} | set(original)
         rewriter = Rewriter(self.numbers, original, taken)
         body = [rewriter.visit(f) for f in functions]
+        for hoisted, value in rewriter.hoisted.items():
+            if namespace.get(hoisted, value) is not value:
+                raise CompileError(f"{name} already has a global {hoisted}")
+            namespace[hoisted] = value
         tree = _PassFiller().visit(ast.Module(body=body, type_ignores=[]))
         ast.fix_missing_locations(tree)
         generated = ast.unparse(tree)

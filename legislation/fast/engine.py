@@ -12,6 +12,7 @@ for that row alone, counted in :attr:`Engine.fallbacks`.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -19,7 +20,6 @@ from legislation.calculators import get_calculator
 from legislation.calculators.kit import Lean, Outcome
 from legislation.enums import Acquisition, KeepMode, Scheme
 from legislation.errors import MissingFact
-from legislation.fast.compile import Kernel, compiled_kernel
 from legislation.resolver import (
     KEPT_NOT_ON_FILE,
     MISSING_FACTS,
@@ -34,6 +34,9 @@ from legislation.resolver import calculate as explained_calculate
 from legislation.row import SCHEME_TUPLES, Row, cents
 from legislation.timeline import Catalogue
 from legislation.versions import TransitionalClause, Version
+
+# A version's calculator for the engine: (row, open inline branches, decisive date) → its outcome.
+Kernel = Callable[[Row, frozenset[str], date], Outcome]
 
 LEASE = Acquisition.LEASE
 NO_BRANCHES: frozenset[str] = frozenset()
@@ -150,8 +153,11 @@ class Engine:
 
     def _kernel(self, version: Version, catalogue: Catalogue) -> Kernel:
         """The version's compiled kernel; its lean kernel when its calculator does not compile (reported)."""
+        # Imported here, not at the top: ``python -m legislation.fast.compile`` must not find it imported.
+        from legislation.fast import compile as compiler
+
         try:
-            kernel = compiled_kernel(version, catalogue)
+            kernel = compiler.compiled_kernel(version, catalogue)
         except Exception as exc:  # noqa: BLE001 - any failure of the compiler leaves the calculator as written
             self.compiled_forms[version.id] = "lean"
             self.compile_errors[version.id] = f"{type(exc).__name__}: {exc}"

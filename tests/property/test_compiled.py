@@ -126,12 +126,12 @@ def test_the_engine_runs_every_version_compiled() -> None:
 
 
 def test_a_calculator_that_does_not_compile_runs_lean_and_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    import legislation.fast.engine as engine_module
+    import legislation.fast.compile as compile_module
 
     def refuse(version: Version, catalogue: object) -> Kernel:
         raise CompileError("not handled")
 
-    monkeypatch.setattr(engine_module, "compiled_kernel", refuse)
+    monkeypatch.setattr(compile_module, "compiled_kernel", refuse)
     engine = Engine(CATALOGUE)
     assert set(engine.compiled_forms.values()) == {"lean"}
     assert all("not handled" in e for e in engine.compile_errors.values())
