@@ -265,7 +265,8 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
         b for c in resolution.open_clauses if c.clause.keeps is KeepMode.INLINE for b in c.clause.branches
     )
     current = run_calculator(version, row, resolution.decisive_date, inline, catalogue)
-    compared, others, warnings = [current], [], []
+    compared, warnings = [current], []
+    others: list[tuple[TransitionalClause, Award | None]] = []
     for check in resolution.open_clauses:
         clause = check.clause
         if clause.keeps is KeepMode.INLINE:

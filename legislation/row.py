@@ -211,9 +211,9 @@ def request_path(row_field: str) -> str:
     """``vehicle_acquisition_cost`` → ``vehicle.acquisition_cost`` (the request contract's path)."""
     for group in ("vehicle", "buyer"):
         if row_field.startswith(group + "_"):
-            return f"{group}.{row_field[len(group) + 1:]}"
+            return f"{group}.{row_field[len(group) + 1 :]}"
     if row_field.startswith("scrapped_"):
-        return f"scrapped_vehicle.{row_field[len('scrapped_'):]}"
+        return f"scrapped_vehicle.{row_field[len('scrapped_') :]}"
     return row_field
 
 

@@ -87,18 +87,32 @@ def _zero_emission(ctx: Ctx[R], category: VehicleCategory) -> R:
             who=who,
         )
     if cost <= ctx.money("ev_mid_price_max"):
-        ctx.step("2°", "cost {cost:€} between {ev_low_price_limit:€} and {ev_mid_price_max:€} inclusive",
-                 ctx.money("ev_mid_amount"), cost=cost)
-        return ctx.award(ctx.money("ev_mid_amount"), "2°",
-                         "≤ {ev_co2_max} g/km and cost {cost:€} in [{ev_low_price_limit:€}, {ev_mid_price_max:€}]",
-                         cost=cost)
+        ctx.step(
+            "2°",
+            "cost {cost:€} between {ev_low_price_limit:€} and {ev_mid_price_max:€} inclusive",
+            ctx.money("ev_mid_amount"),
+            cost=cost,
+        )
+        return ctx.award(
+            ctx.money("ev_mid_amount"),
+            "2°",
+            "≤ {ev_co2_max} g/km and cost {cost:€} in [{ev_low_price_limit:€}, {ev_mid_price_max:€}]",
+            cost=cost,
+        )
     energy = ctx.row.vehicle_energy
     if category is VAN or energy is HYDROGEN:
-        ctx.step("3°", "cost {cost:€} > {ev_mid_price_max:€} and the vehicle is a van or uses hydrogen",
-                 ctx.money("ev_high_amount"), cost=cost)
-        return ctx.award(ctx.money("ev_high_amount"), "3°",
-                         "van or hydrogen vehicle, ≤ {ev_co2_max} g/km, cost {cost:€} > {ev_mid_price_max:€}",
-                         cost=cost)
+        ctx.step(
+            "3°",
+            "cost {cost:€} > {ev_mid_price_max:€} and the vehicle is a van or uses hydrogen",
+            ctx.money("ev_high_amount"),
+            cost=cost,
+        )
+        return ctx.award(
+            ctx.money("ev_high_amount"),
+            "3°",
+            "van or hydrogen vehicle, ≤ {ev_co2_max} g/km, cost {cost:€} > {ev_mid_price_max:€}",
+            cost=cost,
+        )
     if energy is None:
         ctx.need(energy, "vehicle.energy", "3°")
     return ctx.refuse(
@@ -180,19 +194,31 @@ def _two_three_wheelers(ctx: Ctx[R]) -> R:
         ceiling = ctx.rate("4° a)", "l_rate", ctx.cost_with_battery("4° a)"), "cost incl. battery")
         l_cap = ctx.money("l_cap")
         lower = ceiling if ceiling < l_cap else l_cap
-        ctx.step("4° b)", "the lower of 4° a) {ceiling:€} and 4° b) {l_cap:€} is {lower:€}", lower,
-                 ceiling=ceiling, lower=lower)
+        ctx.step(
+            "4° b)",
+            "the lower of 4° a) {ceiling:€} and 4° b) {l_cap:€} is {lower:€}",
+            lower,
+            ceiling=ceiling,
+            lower=lower,
+        )
         amount = ctx.cap("4°", amount, lower, "the lower of the two amounts")
         return ctx.award(
-            amount, "4°", "electric L vehicle, {power:q} kW ≥ {threshold:q} kW: {l_per_kwh} €/kWh capped at {lower:€}",
-            power=power, threshold=threshold, lower=lower,
+            amount,
+            "4°",
+            "electric L vehicle, {power:q} kW ≥ {threshold:q} kW: {l_per_kwh} €/kWh capped at {lower:€}",
+            power=power,
+            threshold=threshold,
+            lower=lower,
         )
     cost = ctx.need(row.vehicle_acquisition_cost, "vehicle.acquisition_cost", "5°")
     amount = ctx.rate("5°", "l_small_rate", cost, "cost")
     amount = ctx.cap("5°", amount, ctx.money("l_small_cap"), "cap")
     return ctx.award(
-        amount, "5°", "electric L vehicle, {power:q} kW < {threshold:q} kW: {l_small_rate:%} capped at {l_small_cap:€}",
-        power=power, threshold=threshold,
+        amount,
+        "5°",
+        "electric L vehicle, {power:q} kW < {threshold:q} kW: {l_small_rate:%} capped at {l_small_cap:€}",
+        power=power,
+        threshold=threshold,
     )
 
 
@@ -205,7 +231,10 @@ def _power_threshold(ctx: Ctx[R], power: int) -> int:
             "4°, 5°",
             "net maximum power {power:q} kW is {side} thresholds ({low:q} kW under règlement (UE) 168/2013, "
             "{high:q} kW under directive 2002/24/CE): the instrument does not matter",
-            power=power, side="≥ both" if power >= high else "< both", low=low, high=high,
+            power=power,
+            side="≥ both" if power >= high else "< both",
+            low=low,
+            high=high,
         )
         return high if power >= high else low
     basis = ctx.need(ctx.row.vehicle_power_basis, "vehicle.power_basis", "4°")
@@ -215,4 +244,6 @@ def _power_threshold(ctx: Ctx[R], power: int) -> int:
 def _light_m2_n2(ctx: Ctx[R]) -> R:
     amount = ctx.rate("6°", "m2n2_rate", ctx.cost_with_battery("6°"), "cost incl. battery")
     amount = ctx.cap("6°", amount, ctx.money("m2n2_cap"), "cap")
-    return ctx.award(amount, "6°", "vehicle of the 7° of D. 251-1 (M2/N2 ≤ 3,5 t): {m2n2_rate:%} capped at {m2n2_cap:€}")
+    return ctx.award(
+        amount, "6°", "vehicle of the 7° of D. 251-1 (M2/N2 ≤ 3,5 t): {m2n2_rate:%} capped at {m2n2_cap:€}"
+    )

@@ -76,15 +76,18 @@ def scaled(value: Decimal, scale: int) -> int | None:
     return int(product)
 
 
-class Numbers(dict[str, Any]):
+V = TypeVar("V")
+
+
+class Numbers(dict[str, V]):
     """One scale of a version's numbers; a name the version does not give is a :class:`CatalogueError`
     naming the version and the parameter (the calculator reads a number its ``version.toml`` lacks)."""
 
-    def __init__(self, version: Version, what: str, values: Mapping[str, Any]) -> None:
+    def __init__(self, version: Version, what: str, values: Mapping[str, V]) -> None:
         super().__init__(values)
         self.version, self.what = version, what
 
-    def __missing__(self, name: str) -> Any:
+    def __missing__(self, name: str) -> V:
         if name in self.version.parameters:
             problem = f"{self.version.parameters[name].value} is not a whole number of {self.what}"
         else:
@@ -100,11 +103,15 @@ class Params:
     def __init__(self, version: Version) -> None:
         self.version = version
         values = {name: p.value for name, p in version.parameters.items()}
-        self.money = Numbers(version, "cents", _fitting(values, CENTS))  # euros → cents
-        self.qty = Numbers(version, "thousandths", _fitting(values, THOUSANDTHS))  # kW, kWh, km → thousandths
-        self.count = Numbers(version, "units", _fitting(values, 1))  # g/km, months, years: whole numbers
-        self.rates = Numbers(version, "rates", {n: rate_terms(v) for n, v in values.items()})  # « 27 % du coût »
-        self.per_kwh = Numbers(version, "rates", {n: rate_terms(v, THOUSANDTHS) for n, v in values.items()})
+        self.money: Numbers[int] = Numbers(version, "cents", _fitting(values, CENTS))  # euros → cents
+        self.qty: Numbers[int] = Numbers(version, "thousandths", _fitting(values, THOUSANDTHS))  # kW, kWh, km
+        self.count: Numbers[int] = Numbers(version, "units", _fitting(values, 1))  # g/km, months, years: whole numbers
+        self.rates: Numbers[tuple[int, int, int]] = Numbers(
+            version, "rates", {n: rate_terms(v) for n, v in values.items()}
+        )  # « 27 % du coût »
+        self.per_kwh: Numbers[tuple[int, int, int]] = Numbers(
+            version, "rates", {n: rate_terms(v, THOUSANDTHS) for n, v in values.items()}
+        )
 
 
 def _fitting(values: Mapping[str, Decimal], scale: int) -> dict[str, int]:
@@ -230,11 +237,15 @@ class Ctx(Generic[R]):
             )
             return None
         if months < LEASE_MIN_MONTHS:
-            self.step_at(citation, "a lease of {months} months: the aid needs a lease of two years or more",
-                         months=months)
+            self.step_at(
+                citation, "a lease of {months} months: the aid needs a lease of two years or more", months=months
+            )
             return self.refuse(
-                "", "a lease of {months} months is shorter than the two years {citation} requires", citation,
-                months=months, citation=citation,
+                "",
+                "a lease of {months} months is shorter than the two years {citation} requires",
+                citation,
+                months=months,
+                citation=citation,
             )
         self.step_at(citation, "lease of {months} months ≥ two years ({citation})", months=months, citation=citation)
         return None
@@ -371,7 +382,9 @@ class Explain(Ctx[Award]):
 
     def rate(self, paragraph: str, rate: str, base: int, base_label: str) -> int:
         amount = super().rate(paragraph, rate, base, base_label)
-        self.step(paragraph, "{" + rate + ":%} × " + base_label + " {base:€} = {amount:€}", amount, base=base, amount=amount)
+        self.step(
+            paragraph, "{" + rate + ":%} × " + base_label + " {base:€} = {amount:€}", amount, base=base, amount=amount
+        )
         return amount
 
     def per_unit(self, paragraph: str, per_unit: str, quantity: int, unit: str) -> int:
@@ -394,11 +407,13 @@ class Explain(Ctx[Award]):
 
     def floor(self, paragraph: str, amount: int, floor: int, label: str) -> int:
         if amount < floor:
-            self.step(paragraph, label + ": {amount:€} < {floor:€}, the floor applies", floor, amount=amount,
-                      floor=floor)
+            self.step(
+                paragraph, label + ": {amount:€} < {floor:€}, the floor applies", floor, amount=amount, floor=floor
+            )
             return floor
-        self.step(paragraph, label + ": {amount:€} ≥ {floor:€}, the floor does not bind", amount, amount=amount,
-                  floor=floor)
+        self.step(
+            paragraph, label + ": {amount:€} ≥ {floor:€}, the floor does not bind", amount, amount=amount, floor=floor
+        )
         return amount
 
     def best(self, candidates: list[Candidate], why: str) -> Award:
@@ -503,7 +518,7 @@ class Texts(string.Formatter):
             return _grouped(value) if value >= 1000 else _plain(value)
         if hasattr(value, "value") and isinstance(getattr(value, "value", None), str):
             return str(value.value)  # an enum: its code name
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 def _plain(value: Decimal) -> str:

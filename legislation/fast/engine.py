@@ -136,12 +136,8 @@ class Engine:
             if v.calculator is not None
         }
         for plan in plans.values():
-            plan.set_clauses(
-                tuple((c, plans.get(c.kept_version_id or "")) for c in plan.version.transitional)
-            )
-        self.schemes = {
-            s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme
-        }
+            plan.set_clauses(tuple((c, plans.get(c.kept_version_id or "")) for c in plan.version.transitional))
+        self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
         self._plans_of = {id(t): (t, tuple(self.schemes[s] for s in t)) for t in SCHEME_TUPLES}
         # For each shared scheme tuple: decisive day → (the kernels of its schemes, the latest clause deadline,
         # the latest order limit) — the short path below.
@@ -212,9 +208,7 @@ class Engine:
         order = row.order_date
         schemes = row.schemes
         shared = self._plans_of.get(id(schemes))
-        plans = (
-            shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
-        )
+        plans = shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
         results: list[Outcome] = []
         for plan in plans:
             try:
@@ -241,16 +235,20 @@ class Engine:
         if not others:
             return current
         kept_outcome, kept_by, not_on_file = keep(current, others, _amount)
-        status = outcome_status(
-            kept_outcome[1] == MISSING_FACTS, kept_outcome[1] == NOT_COVERED, not_on_file
-        )
+        status = outcome_status(kept_outcome[1] == MISSING_FACTS, kept_outcome[1] == NOT_COVERED, not_on_file)
         amount = kept_outcome[2]
         if status == KEPT_NOT_ON_FILE and not_on_file is KeepMode.PREVIOUS:
             amount = None  # the version due is not on file: its amount is not known
         kept_id = kept_outcome[4] if kept_by is not None else None
-        return plan.version.scheme.value if plan.version.scheme else "", status, amount, kept_outcome[3], plan.vid, (
-            kept_outcome[5]
-        ), kept_id
+        return (
+            plan.version.scheme.value if plan.version.scheme else "",
+            status,
+            amount,
+            kept_outcome[3],
+            plan.vid,
+            (kept_outcome[5]),
+            kept_id,
+        )
 
     def explained(self, row: Row, scheme: Scheme) -> Outcome:
         """The explained path for one scheme of a row (counted as a fallback)."""

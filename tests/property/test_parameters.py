@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from api.cases import load_cases
-from api.loader import load_catalogue
-from api.service import to_purchase
+from api.cases.files import load_cases
+from api.catalogue.loader import load_catalogue
+from api.purchase.render import to_purchase
 from legislation import Role, calculate
 from legislation.calculators import kit
 from legislation.errors import InvalidFacts

@@ -25,7 +25,6 @@ from legislation import (
     VehicleCategory,
     calculate,
 )
-from legislation.calculators import get_calculator
 
 FIRST, LAST = date(2014, 10, 1), date(2022, 3, 1)
 money = st.decimals(min_value=0, max_value=150000, places=2, allow_nan=False, allow_infinity=False)

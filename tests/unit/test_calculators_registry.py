@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from api.facts import is_request_path
-from api.loader import load_catalogue
+from api.catalogue.loader import load_catalogue
+from api.purchase.inputs import is_request_path
 from legislation import Role
 from legislation.calculators import CALCULATORS
 from legislation.fast.engine import Engine
