@@ -702,7 +702,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m legislation.fast.compile VERSION_ID…``: print the code generated for each version."""
     args = sys.argv[1:] if argv is None else argv
     # The catalogue is read by the application layer; imported here only, so that ``legislation`` stays pure.
-    loader = importlib.import_module("api.loader")
+    loader = importlib.import_module("api.catalogue.loader")
     catalogue: Catalogue = loader.load_catalogue()
     ids = args or sorted(v.id for v in catalogue.versions.values() if v.calculator is not None)
     unknown = [vid for vid in ids if vid not in catalogue.versions]

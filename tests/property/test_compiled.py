@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from api.cases import load_cases
-from api.loader import load_catalogue
-from api.service import to_purchase
+from api.cases.files import load_cases
+from api.catalogue.loader import load_catalogue
+from api.purchase.render import to_purchase
 from legislation import Purchase, Role
 from legislation.calculators import CALCULATORS
 from legislation.calculators.kit import COMPUTED, MISSING_FACTS, NOT_COVERED
