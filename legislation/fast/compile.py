@@ -46,8 +46,9 @@ import ast
 import importlib
 import inspect
 import itertools
-import linecache
+import re
 import sys
+import textwrap
 import types
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -79,6 +80,7 @@ HANDLED = RECORDING | frozenset(
     }
 )
 SCALES = frozenset({"money", "qty", "count", "rates", "per_kwh"})
+TEMPORARY = re.compile(r"\b_k[0-9]+\b")  # the rewriter's temporaries: _k1, _k2…
 NO_WALRUS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -88,17 +90,18 @@ class CompileError(Exception):
 
 @dataclass(slots=True)
 class CompiledForm:
-    """One version's compiled calculator: the function, its context, and the generated source."""
+    """One version's compiled calculator: the function, its context, and the generated code."""
 
     version_id: str
     calculate: Callable[[Lean], Outcome]
     ctx: Lean
-    sources: list[tuple[str, str]] = field(default_factory=list)  # (title, generated source)
+    trees: list[tuple[str, ast.Module]] = field(default_factory=list)  # (title, the code generated)
     left: Counter[str] = field(default_factory=Counter)  # context methods still called (by name)
 
     @property
     def source(self) -> str:
-        return "\n\n".join(f"# ---- {title}\n{text}" for title, text in self.sources)
+        """The generated code as source text (what runs; its line numbers in tracebacks are the original's)."""
+        return "\n\n".join(f"# ---- {title}\n{ast.unparse(tree)}" for title, tree in self.trees)
 
 
 # -- the rewriting ------------------------------------------------------------------------------------------
@@ -156,11 +159,17 @@ def _all_pure(call: ast.Call, skip: int = 0) -> bool:
 
 
 def _bound_names(function: ast.FunctionDef | ast.Lambda) -> set[str]:
-    """Every name bound anywhere in a function (parameters, assignments, loops, imports…), nested ones too."""
+    """Every name bound anywhere in a function (parameters, assignments, loops…), nested ones too; a
+    :class:`CompileError` for what the compiler does not handle (``ctx`` rebound, an import in a body)."""
     names: set[str] = set()
+    where = getattr(function, "name", "lambda")
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            if node.id == CTX:
+                raise CompileError(f"function {where} rebinds {CTX}: the compiler cannot tell it is the context")
             names.add(node.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            raise CompileError(f"function {where} imports inside its body: imports belong at module level")
         elif isinstance(node, ast.arg):
             names.add(node.arg)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -195,13 +204,15 @@ def _ctx_method(node: ast.AST) -> str | None:
 class Rewriter(ast.NodeTransformer):
     """Rewrites one module's functions for one version (see the module's docstring for the rules)."""
 
-    def __init__(self, numbers: Numbers, module_globals: Mapping[str, Any], taken: set[str]) -> None:
+    def __init__(self, numbers: Numbers, module_globals: Mapping[str, Any], source: str) -> None:
         self.numbers = numbers
         self.globals = module_globals
-        self.taken = taken  # every name of the source: temporaries must not clash
+        self.taken = set(TEMPORARY.findall(source))  # temporaries must not clash with the source's names
         self.counter = itertools.count(1)
         self.local: set[str] = set()
+        self.depth = 0
         self.no_walrus = 0
+        self.left: Counter[str] = Counter()  # context methods left as calls
         self.hoisted: dict[str, Any] = {}  # globals the rewritten code reads (enum members)
 
     # -- helpers ------------------------------------------------------------------------------------------
@@ -231,14 +242,17 @@ class Rewriter(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         outer = self.local
-        self.local = outer | _bound_names(node)
-        if any(isinstance(n, ast.Name) and n.id == CTX and not isinstance(n.ctx, ast.Load) for n in ast.walk(node)):
-            raise CompileError(f"function {node.name} rebinds {CTX}: the compiler cannot tell it is the context")
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Import | ast.ImportFrom):
-                raise CompileError(f"function {node.name} imports inside its body: imports belong at module level")
+        if not self.depth:  # a nested function's names are among its outer function's
+            self.local = _bound_names(node)
+        self.depth += 1
         self.generic_visit(node)
+        self.depth -= 1
         self.local = outer
+        return node
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        _fill(node)
         return node
 
     def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
@@ -261,7 +275,9 @@ class Rewriter(ast.NodeTransformer):
     def visit_Expr(self, node: ast.Expr) -> ast.AST | None:
         self.generic_visit(node)
         value = node.value
-        if _ctx_method(value) in RECORDING and isinstance(value, ast.Call) and _all_pure(value):
+        method = _ctx_method(value)
+        if method in RECORDING and isinstance(value, ast.Call) and _all_pure(value):
+            self.left[method] -= 1  # counted as left by visit_Call: it goes after all
             return None  # a step, a reading, an assumption: the lean context records nothing
         return node
 
@@ -271,7 +287,9 @@ class Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.value, ast.Name) and node.value.id not in self.local and isinstance(node.ctx, ast.Load):
             owner = self.globals.get(node.value.id)
-            if isinstance(owner, EnumMeta) and node.attr in owner.__members__:
+            if isinstance(owner, EnumMeta) and node.attr in owner.__members__ and not self.local & {
+                f"_{node.value.id}_{node.attr}"
+            }:
                 # ``Energy.ELECTRIC``: a member read through its class costs a look-up in the enum's metaclass
                 # (~8× a global's); the member itself, bound once as a global, is the same object.
                 name = f"_{node.value.id}_{node.attr}"
@@ -316,6 +334,7 @@ class Rewriter(ast.NodeTransformer):
             found: ast.AST | None = rewrite(node)
             if found is not None:
                 return ast.copy_location(found, node)
+            self.left[method] += 1
             return node
         if method in self.numbers.kit_functions:  # a rule of the kit, compiled: ctx.m(a) → _kit_m(ctx, a)
             return ast.copy_location(
@@ -326,6 +345,7 @@ class Rewriter(ast.NodeTransformer):
                 ),
                 node,
             )
+        self.left[method] += 1
         return node
 
     def _positional(self, node: ast.Call, count: int, keywords: bool = False) -> list[ast.expr] | None:
@@ -468,19 +488,14 @@ class Rewriter(ast.NodeTransformer):
         return node.args[0]  # the lean context words nothing
 
 
-class _PassFiller(ast.NodeTransformer):
+def _fill(node: ast.AST) -> None:
     """Statement lists emptied by the rewriting get a ``pass``; an ``if`` on a pure test that does nothing goes."""
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        super().generic_visit(node)
-        for name in ("body", "orelse", "finalbody"):
-            body = getattr(node, name, None)
-            if isinstance(body, list) and body and all(isinstance(s, ast.stmt) for s in body):
-                kept = [s for s in body if not _does_nothing(s)]
-                setattr(node, name, kept)
-        if hasattr(node, "body") and isinstance(node.body, list) and not node.body:
-            node.body = [ast.Pass()]
-        return node
+    for name in ("body", "orelse", "finalbody"):
+        body = getattr(node, name, None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            setattr(node, name, [s for s in body if not _does_nothing(s)])
+    if isinstance(getattr(node, "body", None), list) and not node.body:  # type: ignore[attr-defined]
+        node.body = [ast.Pass()]  # type: ignore[attr-defined]
 
 
 def _does_nothing(statement: ast.stmt) -> bool:
@@ -518,6 +533,8 @@ def _swap(value: Any, compiled: Mapping[int, Any]) -> Any:
         return compiled[id(value)]
     if type(value) is tuple and any(id(v) in compiled for v in value):
         return tuple(compiled.get(id(v), v) for v in value)
+    if type(value) is list and any(id(v) in compiled for v in value):
+        return [compiled.get(id(v), v) for v in value]
     if type(value) is dict and any(id(v) in compiled for v in value.values()):
         return {k: compiled.get(id(v), v) for k, v in value.items()}
     return value
@@ -543,7 +560,7 @@ class Compiler:
         self.keep_alive: list[Any] = []  # the originals whose ids are keys above
         self.modules: dict[str, types.ModuleType] = {}
         self.in_progress: set[str] = set()
-        self.sources: list[tuple[str, str]] = []
+        self.trees: list[tuple[str, ast.Module]] = []
         self.left: Counter[str] = Counter()
         self.kit_namespace: dict[str, Any] = {}
 
@@ -565,15 +582,15 @@ class Compiler:
         calculate = getattr(module, "calculate", None)
         if not isinstance(calculate, types.FunctionType):
             raise CompileError(f"calculator {self.calculator.__name__} has no calculate function")
-        return CompiledForm(self.version.id, calculate, self.ctx, self.sources, self.left)
+        return CompiledForm(self.version.id, calculate, self.ctx, self.trees, self.left)
 
     def _compile_kit(self) -> None:
         """``Ctx.m(self, …)`` → ``_kit_m(ctx, …)``, rewritten like any calculator function."""
-        tree = ast.parse(inspect.getsource(kit))
-        ctx_class = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Ctx")
+        methods = [textwrap.dedent(inspect.getsource(getattr(kit.Ctx, n))) for n in sorted(self.numbers.kit_functions)]
+        source = "\n".join(methods)
         functions: list[ast.stmt] = []
-        for item in ctx_class.body:
-            if isinstance(item, ast.FunctionDef) and item.name in self.numbers.kit_functions:
+        for item in ast.parse(source).body:
+            if isinstance(item, ast.FunctionDef):
                 if any(isinstance(n, ast.Name) and n.id == CTX for n in ast.walk(item)):
                     raise CompileError(f"kit.Ctx.{item.name} uses the name {CTX}")
                 for n in ast.walk(item):
@@ -585,7 +602,7 @@ class Compiler:
                 item.decorator_list = []
                 functions.append(item)
         namespace = dict(vars(kit))
-        self._exec(functions, namespace, kit.__name__, "kit.Ctx rules", vars(kit))
+        self._exec(functions, namespace, kit, "kit.Ctx rules", source)
         self.kit_namespace = {name: namespace[f"_kit_{name}"] for name in self.numbers.kit_functions}
         for name, function in self.kit_namespace.items():  # the kit rules may call one another
             namespace[f"_kit_{name}"] = function
@@ -613,7 +630,7 @@ class Compiler:
             if key not in ("__dict__", "__doc__", "__name__"):
                 namespace[key] = _swap(value, self.compiled)
         namespace.update({f"_kit_{n}": f for n, f in self.kit_namespace.items()})
-        self._exec(functions, namespace, name, f"{name} for {self.version.id}", vars(module))
+        self._exec(functions, namespace, module, f"{name} for {self.version.id}", source)
         for node in functions:
             assert isinstance(node, ast.FunctionDef)
             original = vars(module).get(node.name)
@@ -629,31 +646,22 @@ class Compiler:
         return compiled
 
     def _exec(
-        self, functions: list[ast.stmt], namespace: dict[str, Any], name: str, title: str, original: Mapping[str, Any]
+        self, functions: list[ast.stmt], namespace: dict[str, Any], module: types.ModuleType, title: str, source: str
     ) -> None:
-        taken = {n.id for f in functions for n in ast.walk(f) if isinstance(n, ast.Name)} | set(original)
-        rewriter = Rewriter(self.numbers, original, taken)
+        rewriter = Rewriter(self.numbers, vars(module), source)
         body = [rewriter.visit(f) for f in functions]
         for hoisted, value in rewriter.hoisted.items():
             if namespace.get(hoisted, value) is not value:
-                raise CompileError(f"{name} already has a global {hoisted}")
+                raise CompileError(f"{module.__name__} already has a global {hoisted}")
             namespace[hoisted] = value
-        tree = _PassFiller().visit(ast.Module(body=body, type_ignores=[]))
-        ast.fix_missing_locations(tree)
-        generated = ast.unparse(tree)
-        for node in ast.walk(tree):
-            method = _ctx_method(node)
-            if method is not None and not (
-                method == "need" and isinstance(node, ast.Call) and node.args
-                and isinstance(node.args[0], ast.Constant) and node.args[0].value is None
-            ):
-                self.left[method] += 1
-        filename = f"<compiled {self.version.id}: {name}>"
-        linecache.cache[filename] = (len(generated), None, generated.splitlines(True), filename)
-        flags = __future__.annotations.compiler_flag
-        code = compile(generated, filename, "exec", flags=flags, dont_inherit=True)
+        tree = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
+        self.left.update(rewriter.left)
+        self.left = +self.left  # drops the zero counts
+        # Compiled under the original file's name: a traceback points at the rule as it is written.
+        filename = inspect.getsourcefile(module) or f"<{module.__name__}>"
+        code = compile(tree, filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
         exec(code, namespace)  # noqa: S102 - the calculator's own functions, rewritten: see the docstring
-        self.sources.append((title, generated))
+        self.trees.append((title, tree))
 
 
 def rewrite_source(
@@ -662,14 +670,41 @@ def rewrite_source(
     """The functions of ``source`` rewritten for ``version`` (what :class:`Compiler` runs), as source text."""
     numbers = Compiler(version, catalogue).numbers
     tree = ast.parse(source)
-    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    body = [Rewriter(numbers, module_globals or {}, taken).visit(node) for node in tree.body]
-    return ast.unparse(ast.fix_missing_locations(_PassFiller().visit(ast.Module(body=body, type_ignores=[]))))
+    body = [Rewriter(numbers, module_globals or {}, source).visit(node) for node in tree.body]
+    return ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[])))
+
+
+# Compiled forms already made in this process, by what they are made of (engines are built often: each test,
+# each batch worker); the functions take their context as an argument, so a new engine gets a new context.
+_FORMS: dict[tuple[Any, ...], CompiledForm] = {}
+_FORMS_LIMIT = 256
+
+
+def _fingerprint(version: Version, catalogue: Catalogue) -> tuple[Any, ...]:
+    """Everything a compiled form depends on: the calculator module, the version's citation and numbers, and
+    the numbers of the versions it relies on."""
+
+    def numbers(v: Version) -> tuple[tuple[str, Any], ...]:
+        return tuple(sorted((name, p.value) for name, p in v.parameters.items()))
+
+    relied = tuple((ref, numbers(catalogue.versions[ref])) for ref in version.relies_on)
+    calculator = get_calculator(version.calculator or "")
+    return calculator, version.id, version.citation, version.scheme, numbers(version), relied
 
 
 def compile_version(version: Version, catalogue: Catalogue) -> CompiledForm:
     """The compiled calculator of ``version`` (:class:`CompileError` when its style is not handled)."""
-    return Compiler(version, catalogue).run()
+    if version.calculator is None:
+        raise CompileError(f"{version.id} has no calculator")
+    key = _fingerprint(version, catalogue)
+    found = _FORMS.get(key)
+    if found is None:
+        found = Compiler(version, catalogue).run()
+        if len(_FORMS) >= _FORMS_LIMIT:
+            _FORMS.clear()
+        _FORMS[key] = found
+    ctx = Lean(version, {ref: catalogue.versions[ref] for ref in version.relies_on})
+    return CompiledForm(found.version_id, found.calculate, ctx, found.trees, found.left)
 
 
 def kernel_of(form: CompiledForm) -> Kernel:
