@@ -53,7 +53,8 @@ import types
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
+from decimal import Decimal
 from enum import EnumMeta
 from typing import Any
 
@@ -80,6 +81,8 @@ HANDLED = RECORDING | frozenset(
     }
 )
 SCALES = frozenset({"money", "qty", "count", "rates", "per_kwh"})
+NUMBERS = "_numbers_"  # a version's number table bound as a global: reading it may raise, so it is never pure
+CONSTANT_MAKERS: tuple[Any, ...] = (date, timedelta, Decimal)  # immutable values: built once when constant
 TEMPORARY = re.compile(r"\b_k[0-9]+\b")  # the rewriter's temporaries: _k1, _k2…
 NO_WALRUS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -129,6 +132,8 @@ def is_pure(node: ast.expr) -> bool:
     if isinstance(node, ast.Attribute):
         return is_pure(node.value)
     if isinstance(node, ast.Subscript):
+        if isinstance(node.value, ast.Name) and node.value.id.startswith(NUMBERS):
+            return False  # a parameter the version may not give: a CatalogueError to raise
         return is_pure(node.value) and is_pure(node.slice)
     if isinstance(node, ast.BinOp):
         return is_pure(node.left) and is_pure(node.right)
@@ -234,6 +239,31 @@ class Rewriter(ast.NodeTransformer):
                 return value
         return None
 
+    def hoist(self, name: str, value: Any) -> ast.Name:
+        """A global of the generated code bound once to ``value`` (a number table, a constant object)."""
+        if name in self.local:
+            name = self.temp() + name
+        self.hoisted[name] = value
+        return ast.Name(id=name, ctx=ast.Load())
+
+    def citation(self, paragraph: ast.expr) -> ast.expr | None:
+        """The citation of a paragraph (``ctx.cite``): a constant for a literal, else formatted where it is read."""
+        text = self.literal(paragraph)
+        if text is not None:
+            return ast.Constant(self.numbers.cite(text))
+        citation = self.numbers.version.citation
+        if isinstance(paragraph, ast.Name):
+            value: ast.expr = paragraph
+            test: ast.expr = paragraph
+        elif is_pure(paragraph) and not self.no_walrus:
+            t = self.temp()
+            value, test = ast.Name(id=t, ctx=ast.Load()), ast.NamedExpr(target=ast.Name(id=t, ctx=ast.Store()),
+                                                                        value=paragraph)
+        else:
+            return None
+        joined = ast.BinOp(left=ast.Constant(citation + ", "), op=ast.Add(), right=value)
+        return ast.IfExp(test=test, body=joined, orelse=ast.Constant(citation))
+
     def scale_value(self, numbers: Params, scale: str, name: str) -> Any:
         values: dict[str, Any] = getattr(numbers, scale)
         return dict.get(values, name)  # not Numbers.__missing__: a name not given keeps the call
@@ -303,8 +333,7 @@ class Rewriter(ast.NodeTransformer):
         return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        """``ctx.of(VID).count["x"]`` → the relied version's constant."""
-        self.generic_visit(node)
+        """``ctx.of(VID).count["x"]`` → the relied version's constant (before ``ctx.of(VID)`` is rewritten)."""
         target = node.value
         if (
             isinstance(node.ctx, ast.Load)
@@ -321,14 +350,15 @@ class Rewriter(ast.NodeTransformer):
             if relied is not None and name is not None:
                 value = self.scale_value(relied, target.attr, name)
                 if value is not None:
-                    return ast.Constant(value)
+                    return ast.copy_location(ast.Constant(value), node)
+        self.generic_visit(node)
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         method = _ctx_method(node)
         if method is None:
-            return node
+            return self.constant_call(node)
         rewrite = getattr(self, f"call_{method}", None)
         if rewrite is not None:
             found: ast.AST | None = rewrite(node)
@@ -348,6 +378,23 @@ class Rewriter(ast.NodeTransformer):
         self.left[method] += 1
         return node
 
+    def constant_call(self, node: ast.Call) -> ast.AST:
+        """``date(2001, 1, 1)``: a value object built from constants, built once (an immutable of a known type)."""
+        if not isinstance(node.func, ast.Name) or node.func.id in self.local:
+            return node
+        maker: Any = self.globals.get(node.func.id)
+        if maker not in CONSTANT_MAKERS or not all(
+            isinstance(a, ast.Constant) for a in [*node.args, *(k.value for k in node.keywords)]
+        ) or any(k.arg is None for k in node.keywords):
+            return node
+        args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+        keywords = {k.arg: k.value.value for k in node.keywords if k.arg and isinstance(k.value, ast.Constant)}
+        try:
+            value = maker(*args, **keywords)
+        except (ValueError, TypeError, ArithmeticError):
+            return node  # raised where it is written, as written
+        return ast.copy_location(self.hoist(f"_const_{len(self.hoisted)}", value), node)
+
     def _positional(self, node: ast.Call, count: int, keywords: bool = False) -> list[ast.expr] | None:
         if len(node.args) != count or any(isinstance(a, ast.Starred) for a in node.args):
             return None
@@ -357,9 +404,22 @@ class Rewriter(ast.NodeTransformer):
 
     def _number(self, node: ast.Call, scale: str) -> ast.expr | None:
         args = self._positional(node, 1)
-        name = self.literal(args[0]) if args else None
-        value = self.scale_value(self.numbers.params, scale, name) if name is not None else None
+        if args is None:
+            return None
+        name = self.literal(args[0])
+        if name is None:  # a name known only at run time: the version's table, read directly (it raises alike)
+            table = self.hoist(f"{NUMBERS}{scale}", getattr(self.numbers.params, scale))
+            return ast.Subscript(value=table, slice=args[0], ctx=ast.Load())
+        value = self.scale_value(self.numbers.params, scale, name)
         return ast.Constant(value) if value is not None else None
+
+    def call_of(self, node: ast.Call) -> ast.expr | None:
+        args = self._positional(node, 1)
+        vid = self.literal(args[0]) if args else None
+        relied = self.numbers.relied.get(vid or "")
+        if relied is None:
+            return None
+        return self.hoist(f"_of_{len(self.hoisted)}", relied)  # the very object ctx.of returns
 
     def call_money(self, node: ast.Call) -> ast.expr | None:
         return self._number(node, "money")
@@ -372,8 +432,7 @@ class Rewriter(ast.NodeTransformer):
 
     def call_cite(self, node: ast.Call) -> ast.expr | None:
         args = self._positional(node, 1)
-        paragraph = self.literal(args[0]) if args else None
-        return ast.Constant(self.numbers.cite(paragraph)) if paragraph is not None else None
+        return self.citation(args[0]) if args else None
 
     def call_is_open(self, node: ast.Call) -> ast.expr | None:
         args = self._positional(node, 1)
@@ -423,7 +482,9 @@ class Rewriter(ast.NodeTransformer):
         return self._bound(node, ast.Lt(), "max")  # « sans être inférieur à »
 
     def call_need(self, node: ast.Call) -> ast.expr | None:
-        if self.no_walrus or node.keywords or not 3 <= len(node.args) <= 4 or not _all_pure(node, 1):
+        if self.no_walrus or not 3 <= len(node.args) <= 4 or not _all_pure(node, 1):
+            return None
+        if any(k.arg != "citation" for k in node.keywords):
             return None
         if any(isinstance(a, ast.Starred) for a in node.args):
             return None
@@ -433,37 +494,35 @@ class Rewriter(ast.NodeTransformer):
             ops=[ast.IsNot()],
             comparators=[ast.Constant(None)],
         )
-        raise_missing = ast.Call(func=node.func, args=[ast.Constant(None), *node.args[1:]], keywords=[])
+        raise_missing = ast.Call(func=node.func, args=[ast.Constant(None), *node.args[1:]], keywords=node.keywords)
         return ast.IfExp(test=test, body=ast.Name(id=t, ctx=ast.Load()), orelse=raise_missing)
 
     def call_award(self, node: ast.Call) -> ast.expr | None:
         if len(node.args) != 3 or not _all_pure(node, 1):
             return None
-        paragraph = self.literal(node.args[1])
-        if paragraph is None:
+        citation = self.citation(node.args[1])
+        if citation is None:
             return None
         n = self.numbers
         return _outcome(
             ast.Constant(n.scheme), ast.Constant(COMPUTED), node.args[0], ast.Constant(True),
-            ast.Constant(n.version.id), ast.Constant(n.cite(paragraph)), ast.Constant(None),
+            ast.Constant(n.version.id), citation, ast.Constant(None),
         )
 
     def call_refuse(self, node: ast.Call) -> ast.expr | None:
         if len(node.args) not in (2, 3) or not _all_pure(node):
             return None
-        paragraph = self.literal(node.args[0])
-        if paragraph is None:
+        found = self.citation(node.args[0])
+        if found is None:
             return None
         n = self.numbers
-        citation: ast.expr = ast.Constant(n.cite(paragraph))
+        citation: ast.expr = found
         if len(node.args) == 3:
             override = node.args[2]
             text = self.literal(override)
-            if text is not None:
-                citation = ast.Constant(text or n.cite(paragraph))
-            elif isinstance(override, ast.Constant):  # None
-                citation = ast.Constant(n.cite(paragraph)) if not override.value else override
-            else:
+            if text:
+                citation = ast.Constant(text)
+            elif not (isinstance(override, ast.Constant) or text == ""):  # "" or None: the paragraph's citation
                 citation = ast.BoolOp(op=ast.Or(), values=[override, citation])
         return _outcome(
             ast.Constant(n.scheme), ast.Constant(COMPUTED), ast.Constant(0), ast.Constant(False),
@@ -473,13 +532,13 @@ class Rewriter(ast.NodeTransformer):
     def call_not_covered(self, node: ast.Call) -> ast.expr | None:
         if len(node.args) != 2 or not _all_pure(node):
             return None
-        paragraph = self.literal(node.args[0])
-        if paragraph is None:
+        citation = self.citation(node.args[0])
+        if citation is None:
             return None
         n = self.numbers
         return _outcome(
             ast.Constant(n.scheme), ast.Constant(NOT_COVERED), ast.Constant(None), ast.Constant(None),
-            ast.Constant(n.version.id), ast.Constant(n.cite(paragraph)), ast.Constant(None),
+            ast.Constant(n.version.id), citation, ast.Constant(None),
         )
 
     def call_reworded(self, node: ast.Call) -> ast.expr | None:

@@ -4,7 +4,8 @@ There is no second copy of any rule here. Each version's calculator — the one 
 run in the :class:`~legislation.calculators.kit.Lean` context, which records nothing and returns an outcome
 tuple, in its **compiled** form: the same source rewritten with the version's numbers by
 :mod:`legislation.fast.compile` (generated at start-up, never written by hand; a calculator the compiler does
-not handle runs as written, reported in :attr:`Engine.compiled_forms` and :attr:`Engine.compile_errors`); the clause and keep rules are :mod:`legislation.resolver`'s own (:func:`clause_opens`, :func:`keep`,
+not handle runs as written, reported in :attr:`Engine.compiled_forms` and :attr:`Engine.compile_errors`).
+The clause and keep rules are :mod:`legislation.resolver`'s own (:func:`clause_opens`, :func:`keep`,
 :func:`outcome_status`). What the engine adds is only speed: the versions' start days (bisect, then a
 day → version cache), a short path for the usual row (no clause can be open for its dates), and one reused
 context per version. A row whose amounts do not fit the integer scales is computed by the explained path

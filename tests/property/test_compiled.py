@@ -164,8 +164,10 @@ def test_numbers_become_the_versions_constants() -> None:
     # a number the version does not give, or one that is not whole at its scale, keeps the call (it raises)
     assert "ctx.money('no_such_parameter')" in rewrite('return ctx.money("no_such_parameter")')
     assert "ctx.count('ev_rate')" in rewrite('return ctx.count("ev_rate")')
-    # a name that is not a literal (nor a module constant) keeps the call
-    assert "ctx.money(x)" in rewrite("return ctx.money(x)")
+    # a name that is not a literal (nor a module constant): the version's table, read as the context reads it
+    assert rewrite("return ctx.money(x)").strip() == "return _numbers_money[x]"
+    # ... which may raise (a parameter the version does not give): a step reading it is kept
+    assert "ctx.step(" in rewrite('ctx.step("1°", "t", ctx.money(x))\nreturn x')
     assert rewrite("return ctx.money(CAP)", CAP="ev_cap_legal").strip() == "return 500000"
 
 
@@ -221,7 +223,11 @@ def test_results_become_outcome_tuples() -> None:
     )
     # a keyword with an effect keeps the call; so does a paragraph that is not a literal
     assert "ctx.award(" in rewrite('return ctx.award(x, "1°", "t", v=len(y))')
-    assert "ctx.award(" in rewrite('return ctx.award(x, y, "t")')
+    # a paragraph known only at run time is cited where it is read, as ctx.cite does
+    cited = rewrite('return ctx.award(x, y, "t")').strip()[len("return "):]
+    for paragraph, citation in (("2°", "C. énergie, art. D. 251-7, 2°"), ("", "C. énergie, art. D. 251-7")):
+        assert eval(cited, {}, {"x": 1, "y": paragraph})[5] == citation  # noqa: S307
+    assert "ctx.award(" in rewrite('return ctx.award(x, y.f(), "t")')
     assert rewrite('return ctx.reworded(x, "prefix: ")').strip() == "return x"
 
 
@@ -234,7 +240,16 @@ def test_need_becomes_a_test_that_still_raises_through_the_context() -> None:
 
 
 def test_a_local_name_is_never_taken_for_a_module_constant() -> None:
-    assert "ctx.money(CAP)" in rewrite('CAP = x\nreturn ctx.money(CAP)', CAP="ev_cap_legal")
+    assert "_numbers_money[CAP]" in rewrite('CAP = x\nreturn ctx.money(CAP)', CAP="ev_cap_legal")
+
+
+def test_constant_values_are_built_once() -> None:
+    from datetime import date as real_date
+
+    hoisted = rewrite("return x < date(2001, 1, 1)", date=real_date).strip()
+    assert hoisted.startswith("return x < _const_") and "date(" not in hoisted
+    assert "date(2001, 13, 1)" in rewrite("return x < date(2001, 13, 1)", date=real_date)  # raises as written
+    assert "date(2001, 1, y)" in rewrite("return x < date(2001, 1, y)", date=real_date)
 
 
 def test_rebinding_the_context_is_refused() -> None:
