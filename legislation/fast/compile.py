@@ -77,7 +77,7 @@ RECORDING = frozenset({"step", "step_at", "assume", "read"})
 HANDLED = RECORDING | frozenset(
     {
         "need", "money", "qty", "count", "of", "is_open", "cite", "rate", "per_unit", "cap", "floor",
-        "award", "refuse", "not_covered", "best", "reworded", "start", "missing",
+        "award", "refuse", "not_covered", "reworded", "start", "missing",
     }
 )
 SCALES = frozenset({"money", "qty", "count", "rates", "per_kwh"})
@@ -645,10 +645,13 @@ class Compiler:
 
     def _compile_kit(self) -> None:
         """``Ctx.m(self, …)`` → ``_kit_m(ctx, …)``, rewritten like any calculator function."""
-        methods = [textwrap.dedent(inspect.getsource(getattr(kit.Ctx, n))) for n in sorted(self.numbers.kit_functions)]
-        source = "\n".join(methods)
         functions: list[ast.stmt] = []
-        for item in ast.parse(source).body:
+        sources = []
+        for method in sorted(self.numbers.kit_functions):
+            lines, first = inspect.getsourcelines(getattr(kit.Ctx, method))
+            sources.append(textwrap.dedent("".join(lines)))
+            item = ast.parse(sources[-1]).body[0]
+            ast.increment_lineno(item, first - 1)  # a traceback points at the method in kit.py
             if isinstance(item, ast.FunctionDef):
                 if any(isinstance(n, ast.Name) and n.id == CTX for n in ast.walk(item)):
                     raise CompileError(f"kit.Ctx.{item.name} uses the name {CTX}")
@@ -661,7 +664,7 @@ class Compiler:
                 item.decorator_list = []
                 functions.append(item)
         namespace = dict(vars(kit))
-        self._exec(functions, namespace, kit, "kit.Ctx rules", source)
+        self._exec(functions, namespace, kit, "kit.Ctx rules", "\n".join(sources))
         self.kit_namespace = {name: namespace[f"_kit_{name}"] for name in self.numbers.kit_functions}
         for name, function in self.kit_namespace.items():  # the kit rules may call one another
             namespace[f"_kit_{name}"] = function
