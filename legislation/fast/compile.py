@@ -43,6 +43,7 @@ from __future__ import annotations
 import __future__
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import itertools
@@ -358,7 +359,7 @@ class Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         method = _ctx_method(node)
         if method is None:
-            return self.constant_call(node)
+            return self.record_call(self.constant_call(node))
         rewrite = getattr(self, f"call_{method}", None)
         if rewrite is not None:
             found: ast.AST | None = rewrite(node)
@@ -394,6 +395,17 @@ class Rewriter(ast.NodeTransformer):
         except (ValueError, TypeError, ArithmeticError):
             return node  # raised where it is written, as written
         return ast.copy_location(self.hoist(f"_const_{len(self.hoisted)}", value), node)
+
+    def record_call(self, node: ast.AST) -> ast.AST:
+        """``Candidate(amount=…, …)``: a frozen slotted record of the kit built without the dataclass's generic
+        ``__init__`` (five times slower): the same object, its fields set by their slots' own descriptors."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.local):
+            return node
+        maker = record_maker(self.globals.get(node.func.id))
+        if maker is None or node.args or any(k.arg is None for k in node.keywords):
+            return node
+        func = self.hoist(f"_make_{node.func.id}", maker)
+        return ast.copy_location(ast.Call(func=func, args=[], keywords=node.keywords), node)
 
     def _positional(self, node: ast.Call, count: int, keywords: bool = False) -> list[ast.expr] | None:
         if len(node.args) != count or any(isinstance(a, ast.Starred) for a in node.args):
@@ -545,6 +557,39 @@ class Rewriter(ast.NodeTransformer):
         if len(node.args) != 2 or node.keywords or not is_pure(node.args[1]):
             return None
         return node.args[0]  # the lean context words nothing
+
+
+_MAKERS: dict[type, Callable[..., Any] | None] = {}
+
+
+def record_maker(cls: Any) -> Callable[..., Any] | None:
+    """A keyword-only constructor of a kit record (a frozen, slotted dataclass of :mod:`kit` with no
+    ``__post_init__`` and constant defaults), generated from its fields; None for anything else."""
+    if not isinstance(cls, type) or cls.__module__ != kit.__name__ or not dataclasses.is_dataclass(cls):
+        return None
+    if cls in _MAKERS:
+        return _MAKERS[cls]
+    fields = dataclasses.fields(cls)
+    params = getattr(cls, "__dataclass_params__", None)
+    simple = (
+        params is not None and params.frozen and "__slots__" in vars(cls) and not hasattr(cls, "__post_init__")
+        and all(f.init and f.default_factory is dataclasses.MISSING for f in fields)
+        and all(f.default is dataclasses.MISSING or f.default is None or isinstance(f.default, int | str)
+                for f in fields)
+    )
+    maker = None
+    if simple:
+        names = [f.name for f in fields]
+        signature = ", ".join(n if f.default is dataclasses.MISSING else f"{n}={f.default!r}"
+                              for n, f in zip(names, fields, strict=True))
+        body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
+        source = f"def make(*, {signature}):\n    self = _new(_cls)\n{body}    return self\n"
+        namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+        namespace.update({f"_set_{n}": vars(cls)[n].__set__ for n in names})
+        exec(compile(source, f"<record maker of {cls.__qualname__}>", "exec"), namespace)  # noqa: S102
+        maker = namespace["make"]
+    _MAKERS[cls] = maker
+    return maker
 
 
 def _fill(node: ast.AST) -> None:

@@ -257,3 +257,18 @@ def test_rebinding_the_context_is_refused() -> None:
         rewrite("ctx = x\nreturn ctx.money('ev_cap_legal')")
     with pytest.raises(CompileError):
         rewrite("import os\nreturn x")
+
+
+def test_kit_records_are_built_by_their_fields() -> None:
+    from legislation.calculators.kit import Candidate
+    from legislation.fast.compile import record_maker
+
+    built = rewrite('return Candidate(amount=x, paragraph="1°", reason=y)', Candidate=Candidate).strip()
+    assert built == "return _make_Candidate(amount=x, paragraph='1°', reason=y)"
+    make = record_maker(Candidate)
+    assert make is not None
+    made = make(amount=5, paragraph="1°", reason="r")
+    assert type(made) is Candidate and made == Candidate(amount=5, paragraph="1°", reason="r")
+    with pytest.raises(TypeError):
+        make(amount=5, paragraph="1°")  # a field without a default is required, as in the dataclass
+    assert record_maker(Version) is None  # not a record of the kit
