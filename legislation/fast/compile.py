@@ -85,6 +85,7 @@ SCALES = frozenset({"money", "qty", "count", "rates", "per_kwh"})
 NUMBERS = "_numbers_"  # a version's number table bound as a global: reading it may raise, so it is never pure
 CONSTANT_MAKERS: tuple[Any, ...] = (date, timedelta, Decimal)  # immutable values: built once when constant
 TEMPORARY = re.compile(r"\b_k[0-9]+\b")  # the rewriter's temporaries: _k1, _k2…
+PURE_STR_METHODS = frozenset({"join", "replace", "strip", "lower", "upper", "capitalize", "split"})
 NO_WALRUS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -156,7 +157,25 @@ def is_pure(node: ast.expr) -> bool:
         return all(k is None or is_pure(k) for k in node.keys) and all(is_pure(v) for v in node.values)
     if isinstance(node, ast.Starred):
         return is_pure(node.value)
+    if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+        return is_pure(node.elt) and all(_pure_generator(g) for g in node.generators)
+    if isinstance(node, ast.DictComp):
+        return is_pure(node.key) and is_pure(node.value) and all(_pure_generator(g) for g in node.generators)
+    if isinstance(node, ast.Call):  # ``"; ".join(…)``: a method of a string literal, on pure arguments
+        func = node.func
+        return (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Constant)
+            and isinstance(func.value.value, str)
+            and func.attr in PURE_STR_METHODS
+            and all(is_pure(a) for a in node.args)
+            and all(is_pure(k.value) for k in node.keywords)
+        )
     return False
+
+
+def _pure_generator(generator: ast.comprehension) -> bool:
+    return not generator.is_async and is_pure(generator.iter) and all(is_pure(c) for c in generator.ifs)
 
 
 def _all_pure(call: ast.Call, skip: int = 0) -> bool:
@@ -365,7 +384,8 @@ class Rewriter(ast.NodeTransformer):
             found: ast.AST | None = rewrite(node)
             if found is not None:
                 return ast.copy_location(found, node)
-            self.left[method] += 1
+            if not (method == "need" and node.args and isinstance(node.args[0], ast.Constant)):
+                self.left[method] += 1  # (``ctx.need(None, …)`` raises the missing fact by design)
             return node
         if method in self.numbers.kit_functions:  # a rule of the kit, compiled: ctx.m(a) → _kit_m(ctx, a)
             return ast.copy_location(
@@ -498,8 +518,10 @@ class Rewriter(ast.NodeTransformer):
             return None
         if any(k.arg != "citation" for k in node.keywords):
             return None
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            return None
+        if any(isinstance(a, ast.Starred) for a in node.args) or (
+            isinstance(node.args[0], ast.Constant) and node.args[0].value is None
+        ):
+            return None  # ctx.need(None, …): raises, as written
         t = self.temp()
         test = ast.Compare(
             left=ast.NamedExpr(target=ast.Name(id=t, ctx=ast.Store()), value=node.args[0]),

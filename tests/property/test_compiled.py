@@ -203,6 +203,11 @@ def test_pure_recordings_are_dropped_and_others_kept() -> None:
     # so does a call of anything else, or a number the version does not give
     assert "ctx.step(" in rewrite('ctx.step("1°", "t", len(x))\nreturn x')
     assert "ctx.step(" in rewrite('ctx.step("1°", "t", ctx.money("no_such_parameter"))\nreturn x')
+    # a method of a string literal and a comprehension, on pure arguments, are pure; a method of anything else
+    # (its type unknown) is not
+    assert rewrite('ctx.step("1°", "t", v=" or ".join(f"{c} g" for c in x))\nreturn x').strip() == "return x"
+    assert "ctx.step(" in rewrite('ctx.step("1°", "t", v=x.value.replace("_", " "))\nreturn x')
+    assert "ctx.step(" in rewrite('ctx.step("1°", "t", v=[f(c) for c in x])\nreturn x')
     # an if left empty by the rewriting goes when its test is pure; a body left empty gets a pass
     assert rewrite('if x:\n    ctx.read("id", "t")\nreturn y').strip() == "return y"
     assert rewrite('for v in x:\n    ctx.step("1°", "t")\nreturn y').split() == ["for", "v", "in", "x:", "pass",
