@@ -77,15 +77,32 @@ RECORDING = frozenset({"step", "step_at", "assume", "read"})
 # of the kit (``cost_with_battery``, ``lease_refusal``…) and is compiled like a calculator's function.
 HANDLED = RECORDING | frozenset(
     {
-        "need", "money", "qty", "count", "of", "is_open", "cite", "rate", "per_unit", "cap", "floor",
-        "award", "refuse", "not_covered", "reworded", "start", "missing",
+        "need",
+        "money",
+        "qty",
+        "count",
+        "of",
+        "is_open",
+        "cite",
+        "rate",
+        "per_unit",
+        "cap",
+        "floor",
+        "award",
+        "refuse",
+        "not_covered",
+        "reworded",
+        "start",
+        "missing",
     }
 )
 SCALES = frozenset({"money", "qty", "count", "rates", "per_kwh"})
 NUMBERS = "_numbers_"  # a version's number table bound as a global: reading it may raise, so it is never pure
 CONSTANT_MAKERS: tuple[Any, ...] = (date, timedelta, Decimal)  # immutable values: built once when constant
 TEMPORARY = re.compile(r"\b_k[0-9]+\b")  # the rewriter's temporaries: _k1, _k2…
-PURE_STR_METHODS = frozenset({"join", "replace", "strip", "lower", "upper", "capitalize", "split"})
+PURE_STR_METHODS = frozenset(
+    {"join", "replace", "strip", "lower", "upper", "capitalize", "split", "removeprefix", "removesuffix"}
+)
 NO_WALRUS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -127,60 +144,87 @@ class Numbers:
         return f"{citation}, {paragraph}" if paragraph else citation
 
 
-def is_pure(node: ast.expr) -> bool:
+def is_pure(node: ast.expr, strings: frozenset[str] = frozenset()) -> bool:
     """True when evaluating ``node`` has no effect beyond its value (no call, no binding): it may be dropped."""
     if isinstance(node, ast.Constant | ast.Name):
         return True
     if isinstance(node, ast.Attribute):
-        return is_pure(node.value)
+        return is_pure(node.value, strings)
     if isinstance(node, ast.Subscript):
         if isinstance(node.value, ast.Name) and node.value.id.startswith(NUMBERS):
             return False  # a parameter the version may not give: a CatalogueError to raise
-        return is_pure(node.value) and is_pure(node.slice)
+        return is_pure(node.value, strings) and is_pure(node.slice, strings)
     if isinstance(node, ast.BinOp):
-        return is_pure(node.left) and is_pure(node.right)
+        return is_pure(node.left, strings) and is_pure(node.right, strings)
     if isinstance(node, ast.UnaryOp):
-        return is_pure(node.operand)
+        return is_pure(node.operand, strings)
     if isinstance(node, ast.BoolOp):
-        return all(is_pure(v) for v in node.values)
+        return all(is_pure(v, strings) for v in node.values)
     if isinstance(node, ast.Compare):
-        return is_pure(node.left) and all(is_pure(c) for c in node.comparators)
+        return is_pure(node.left, strings) and all(is_pure(c, strings) for c in node.comparators)
     if isinstance(node, ast.IfExp):
-        return is_pure(node.test) and is_pure(node.body) and is_pure(node.orelse)
+        return is_pure(node.test, strings) and is_pure(node.body, strings) and is_pure(node.orelse, strings)
     if isinstance(node, ast.JoinedStr):
-        return all(is_pure(v) for v in node.values)
+        return all(is_pure(v, strings) for v in node.values)
     if isinstance(node, ast.FormattedValue):
-        return is_pure(node.value) and (node.format_spec is None or is_pure(node.format_spec))
+        return is_pure(node.value, strings) and (node.format_spec is None or is_pure(node.format_spec, strings))
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        return all(is_pure(e) for e in node.elts)
+        return all(is_pure(e, strings) for e in node.elts)
     if isinstance(node, ast.Dict):
-        return all(k is None or is_pure(k) for k in node.keys) and all(is_pure(v) for v in node.values)
+        return all(k is None or is_pure(k, strings) for k in node.keys) and all(
+            is_pure(v, strings) for v in node.values
+        )
     if isinstance(node, ast.Starred):
-        return is_pure(node.value)
+        return is_pure(node.value, strings)
     if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
-        return is_pure(node.elt) and all(_pure_generator(g) for g in node.generators)
+        return is_pure(node.elt, strings) and all(_pure_generator(g, strings) for g in node.generators)
     if isinstance(node, ast.DictComp):
-        return is_pure(node.key) and is_pure(node.value) and all(_pure_generator(g) for g in node.generators)
-    if isinstance(node, ast.Call):  # ``"; ".join(…)``: a method of a string literal, on pure arguments
+        return (
+            is_pure(node.key, strings)
+            and is_pure(node.value, strings)
+            and all(_pure_generator(g, strings) for g in node.generators)
+        )
+    if isinstance(node, ast.Call):  # ``"; ".join(…)``: a method of a string, on pure arguments
         func = node.func
         return (
             isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Constant)
-            and isinstance(func.value.value, str)
+            and (
+                (isinstance(func.value, ast.Constant) and isinstance(func.value.value, str))
+                or (isinstance(func.value, ast.Name) and func.value.id in strings)
+            )
             and func.attr in PURE_STR_METHODS
-            and all(is_pure(a) for a in node.args)
-            and all(is_pure(k.value) for k in node.keywords)
+            and all(is_pure(a, strings) for a in node.args)
+            and all(is_pure(k.value, strings) for k in node.keywords)
         )
     return False
 
 
-def _pure_generator(generator: ast.comprehension) -> bool:
-    return not generator.is_async and is_pure(generator.iter) and all(is_pure(c) for c in generator.ifs)
+def _pure_generator(generator: ast.comprehension, strings: frozenset[str]) -> bool:
+    return (
+        not generator.is_async and is_pure(generator.iter, strings) and all(is_pure(c, strings) for c in generator.ifs)
+    )
 
 
-def _all_pure(call: ast.Call, skip: int = 0) -> bool:
+def _all_pure(call: ast.Call, skip: int = 0, strings: frozenset[str] = frozenset()) -> bool:
     """Every argument of ``call`` from position ``skip`` on, and every keyword value, is pure."""
-    return all(is_pure(a) for a in call.args[skip:]) and all(is_pure(k.value) for k in call.keywords)
+    return all(is_pure(a, strings) for a in call.args[skip:]) and all(is_pure(k.value, strings) for k in call.keywords)
+
+
+def _str_parameters(function: ast.FunctionDef) -> frozenset[str]:
+    """The parameters annotated ``str`` and never rebound: strings (the calculators pass ``mypy --strict``), whose
+    methods of :data:`PURE_STR_METHODS` have no effect."""
+    arguments = function.args
+    annotated = {
+        a.arg
+        for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        if isinstance(a.annotation, ast.Name) and a.annotation.id == "str"
+    }
+    bindings = Counter(
+        n.id if isinstance(n, ast.Name) else n.arg
+        for n in ast.walk(function)
+        if (isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)) or isinstance(n, ast.arg)
+    )
+    return frozenset(name for name in annotated if bindings[name] == 1)
 
 
 def _bound_names(function: ast.FunctionDef | ast.Lambda) -> set[str]:
@@ -238,6 +282,7 @@ class Rewriter(ast.NodeTransformer):
         self.depth = 0
         self.no_walrus = 0
         self.left: Counter[str] = Counter()  # context methods left as calls
+        self.strings: frozenset[str] = frozenset()  # the current function's ``str`` parameters (mypy --strict)
         self.hoisted: dict[str, Any] = {}  # globals the rewritten code reads (enum members)
 
     # -- helpers ------------------------------------------------------------------------------------------
@@ -275,10 +320,12 @@ class Rewriter(ast.NodeTransformer):
         if isinstance(paragraph, ast.Name):
             value: ast.expr = paragraph
             test: ast.expr = paragraph
-        elif is_pure(paragraph) and not self.no_walrus:
+        elif self.pure(paragraph) and not self.no_walrus:
             t = self.temp()
-            value, test = ast.Name(id=t, ctx=ast.Load()), ast.NamedExpr(target=ast.Name(id=t, ctx=ast.Store()),
-                                                                        value=paragraph)
+            value, test = (
+                ast.Name(id=t, ctx=ast.Load()),
+                ast.NamedExpr(target=ast.Name(id=t, ctx=ast.Store()), value=paragraph),
+            )
         else:
             return None
         joined = ast.BinOp(left=ast.Constant(citation + ", "), op=ast.Add(), right=value)
@@ -290,14 +337,18 @@ class Rewriter(ast.NodeTransformer):
 
     # -- scopes -------------------------------------------------------------------------------------------
 
+    def pure(self, node: ast.expr) -> bool:
+        return is_pure(node, self.strings)
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        outer = self.local
+        outer, strings = self.local, self.strings
         if not self.depth:  # a nested function's names are among its outer function's
             self.local = _bound_names(node)
+            self.strings = _str_parameters(node)
         self.depth += 1
         self.generic_visit(node)
         self.depth -= 1
-        self.local = outer
+        self.local, self.strings = outer, strings
         return node
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
@@ -326,7 +377,7 @@ class Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         value = node.value
         method = _ctx_method(value)
-        if method in RECORDING and isinstance(value, ast.Call) and _all_pure(value):
+        if method in RECORDING and isinstance(value, ast.Call) and _all_pure(value, 0, self.strings):
             self.left[method] -= 1  # counted as left by visit_Call: it goes after all
             return None  # a step, a reading, an assumption: the lean context records nothing
         return node
@@ -337,9 +388,11 @@ class Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.value, ast.Name) and node.value.id not in self.local and isinstance(node.ctx, ast.Load):
             owner = self.globals.get(node.value.id)
-            if isinstance(owner, EnumMeta) and node.attr in owner.__members__ and not self.local & {
-                f"_{node.value.id}_{node.attr}"
-            }:
+            if (
+                isinstance(owner, EnumMeta)
+                and node.attr in owner.__members__
+                and not self.local & {f"_{node.value.id}_{node.attr}"}
+            ):
                 # ``Energy.ELECTRIC``: a member read through its class costs a look-up in the enum's metaclass
                 # (~8× a global's); the member itself, bound once as a global, is the same object.
                 name = f"_{node.value.id}_{node.attr}"
@@ -404,9 +457,11 @@ class Rewriter(ast.NodeTransformer):
         if not isinstance(node.func, ast.Name) or node.func.id in self.local:
             return node
         maker: Any = self.globals.get(node.func.id)
-        if maker not in CONSTANT_MAKERS or not all(
-            isinstance(a, ast.Constant) for a in [*node.args, *(k.value for k in node.keywords)]
-        ) or any(k.arg is None for k in node.keywords):
+        if (
+            maker not in CONSTANT_MAKERS
+            or not all(isinstance(a, ast.Constant) for a in [*node.args, *(k.value for k in node.keywords)])
+            or any(k.arg is None for k in node.keywords)
+        ):
             return node
         args = [a.value for a in node.args if isinstance(a, ast.Constant)]
         keywords = {k.arg: k.value.value for k in node.keywords if k.arg and isinstance(k.value, ast.Constant)}
@@ -475,7 +530,7 @@ class Rewriter(ast.NodeTransformer):
 
     def _product(self, node: ast.Call, scale: str) -> ast.expr | None:
         args = self._positional(node, 4)
-        if args is None or not (is_pure(args[0]) and is_pure(args[3])):
+        if args is None or not (self.pure(args[0]) and self.pure(args[3])):
             return None
         name = self.literal(args[1])
         terms = self.scale_value(self.numbers.params, scale, name) if name is not None else None
@@ -483,8 +538,9 @@ class Rewriter(ast.NodeTransformer):
             return None
         n, h, d = terms
         product = ast.BinOp(left=ast.Constant(n), op=ast.Mult(), right=args[2])
-        return ast.BinOp(left=ast.BinOp(left=product, op=ast.Add(), right=ast.Constant(h)), op=ast.FloorDiv(),
-                         right=ast.Constant(d))
+        return ast.BinOp(
+            left=ast.BinOp(left=product, op=ast.Add(), right=ast.Constant(h)), op=ast.FloorDiv(), right=ast.Constant(d)
+        )
 
     def call_rate(self, node: ast.Call) -> ast.expr | None:
         return self._product(node, "rates")
@@ -494,7 +550,7 @@ class Rewriter(ast.NodeTransformer):
 
     def _bound(self, node: ast.Call, op: ast.cmpop, builtin: str) -> ast.expr | None:
         args = self._positional(node, 4)
-        if args is None or not (is_pure(args[0]) and is_pure(args[3])):
+        if args is None or not (self.pure(args[0]) and self.pure(args[3])):
             return None
         amount, limit = args[1], args[2]
         if self.no_walrus:
@@ -514,7 +570,7 @@ class Rewriter(ast.NodeTransformer):
         return self._bound(node, ast.Lt(), "max")  # « sans être inférieur à »
 
     def call_need(self, node: ast.Call) -> ast.expr | None:
-        if self.no_walrus or not 3 <= len(node.args) <= 4 or not _all_pure(node, 1):
+        if self.no_walrus or not 3 <= len(node.args) <= 4 or not _all_pure(node, 1, self.strings):
             return None
         if any(k.arg != "citation" for k in node.keywords):
             return None
@@ -532,19 +588,24 @@ class Rewriter(ast.NodeTransformer):
         return ast.IfExp(test=test, body=ast.Name(id=t, ctx=ast.Load()), orelse=raise_missing)
 
     def call_award(self, node: ast.Call) -> ast.expr | None:
-        if len(node.args) != 3 or not _all_pure(node, 1):
+        if len(node.args) != 3 or not _all_pure(node, 1, self.strings):
             return None
         citation = self.citation(node.args[1])
         if citation is None:
             return None
         n = self.numbers
         return _outcome(
-            ast.Constant(n.scheme), ast.Constant(COMPUTED), node.args[0], ast.Constant(True),
-            ast.Constant(n.version.id), citation, ast.Constant(None),
+            ast.Constant(n.scheme),
+            ast.Constant(COMPUTED),
+            node.args[0],
+            ast.Constant(True),
+            ast.Constant(n.version.id),
+            citation,
+            ast.Constant(None),
         )
 
     def call_refuse(self, node: ast.Call) -> ast.expr | None:
-        if len(node.args) not in (2, 3) or not _all_pure(node):
+        if len(node.args) not in (2, 3) or not _all_pure(node, 0, self.strings):
             return None
         found = self.citation(node.args[0])
         if found is None:
@@ -559,24 +620,34 @@ class Rewriter(ast.NodeTransformer):
             elif not (isinstance(override, ast.Constant) or text == ""):  # "" or None: the paragraph's citation
                 citation = ast.BoolOp(op=ast.Or(), values=[override, citation])
         return _outcome(
-            ast.Constant(n.scheme), ast.Constant(COMPUTED), ast.Constant(0), ast.Constant(False),
-            ast.Constant(n.version.id), citation, ast.Constant(None),
+            ast.Constant(n.scheme),
+            ast.Constant(COMPUTED),
+            ast.Constant(0),
+            ast.Constant(False),
+            ast.Constant(n.version.id),
+            citation,
+            ast.Constant(None),
         )
 
     def call_not_covered(self, node: ast.Call) -> ast.expr | None:
-        if len(node.args) != 2 or not _all_pure(node):
+        if len(node.args) != 2 or not _all_pure(node, 0, self.strings):
             return None
         citation = self.citation(node.args[0])
         if citation is None:
             return None
         n = self.numbers
         return _outcome(
-            ast.Constant(n.scheme), ast.Constant(NOT_COVERED), ast.Constant(None), ast.Constant(None),
-            ast.Constant(n.version.id), citation, ast.Constant(None),
+            ast.Constant(n.scheme),
+            ast.Constant(NOT_COVERED),
+            ast.Constant(None),
+            ast.Constant(None),
+            ast.Constant(n.version.id),
+            citation,
+            ast.Constant(None),
         )
 
     def call_reworded(self, node: ast.Call) -> ast.expr | None:
-        if len(node.args) != 2 or node.keywords or not is_pure(node.args[1]):
+        if len(node.args) != 2 or node.keywords or not self.pure(node.args[1]):
             return None
         return node.args[0]  # the lean context words nothing
 
@@ -594,16 +665,21 @@ def record_maker(cls: Any) -> Callable[..., Any] | None:
     fields = dataclasses.fields(cls)
     params = getattr(cls, "__dataclass_params__", None)
     simple = (
-        params is not None and params.frozen and "__slots__" in vars(cls) and not hasattr(cls, "__post_init__")
+        params is not None
+        and params.frozen
+        and "__slots__" in vars(cls)
+        and not hasattr(cls, "__post_init__")
         and all(f.init and f.default_factory is dataclasses.MISSING for f in fields)
-        and all(f.default is dataclasses.MISSING or f.default is None or isinstance(f.default, int | str)
-                for f in fields)
+        and all(
+            f.default is dataclasses.MISSING or f.default is None or isinstance(f.default, int | str) for f in fields
+        )
     )
     maker = None
     if simple:
         names = [f.name for f in fields]
-        signature = ", ".join(n if f.default is dataclasses.MISSING else f"{n}={f.default!r}"
-                              for n, f in zip(names, fields, strict=True))
+        signature = ", ".join(
+            n if f.default is dataclasses.MISSING else f"{n}={f.default!r}" for n, f in zip(names, fields, strict=True)
+        )
         body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
         source = f"def make(*, {signature}):\n    self = _new(_cls)\n{body}    return self\n"
         namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
