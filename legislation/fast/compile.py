@@ -25,13 +25,26 @@ once per version when the engine starts:
    - ``ctx.need(x, "f", "p")`` becomes ``(t if (t := x) is not None else ctx.need(None, "f", "p"))``, so the
      missing fact is still raised by the context itself (not inside a comprehension or a lambda, where the
      call stays);
+   - the rule methods of ``Ctx`` (``ctx.lease_refusal(…)``…) become calls of their compiled forms
+     (``_kit_lease_refusal(ctx, …)``, same rules); a number whose name is known only at run time is read from
+     the version's table bound as a global (``_numbers_money[name]``, which raises alike); enum members read
+     through their class (``Energy.ELECTRIC``), ``date(2001, 1, 1)`` and the kit's ``Candidate(…)`` records
+     are bound or built once, the records by their slots (the frozen dataclass's ``__init__`` is 5× slower);
 
 3. anything else is left exactly as written: the generated functions run with a real, started ``Lean``
    context named ``ctx``, so a call the rewriter does not know is still correct — only slower.
 
+"Free of effects" is decided on the syntax alone: constants, names, attribute reads and subscripts,
+arithmetic, comparisons, conditional expressions, f-strings, displays and comprehensions of such, and the
+string methods of :data:`PURE_STR_METHODS` called on a literal or on a parameter annotated ``str`` (the
+calculators pass ``mypy --strict``). Any other call is assumed to have an effect.
+
 The functions are compiled and executed once per version, into fresh module namespaces whose globals are the
 original module's (its constants, enums and imports are the very same objects); references to another
-calculator module or to one of its functions point to that module's compiled form for the same version.
+calculator module or to one of its functions point to that module's compiled form for the same version. The
+code is compiled under the original file's name, so a traceback points at the rule as it is written. Forms are
+remembered in the process by what they are made of (the calculator module, the version's citation and
+numbers, those of the versions it relies on): a new engine reuses them with a context of its own.
 
 Reading the generated code: ``python -m legislation.fast.compile VERSION_ID`` prints, for an auditor, the
 exact source that runs for that version (with what was left as calls to the context). A test compares the
@@ -103,7 +116,6 @@ TEMPORARY = re.compile(r"\b_k[0-9]+\b")  # the rewriter's temporaries: _k1, _k2�
 PURE_STR_METHODS = frozenset(
     {"join", "replace", "strip", "lower", "upper", "capitalize", "split", "removeprefix", "removesuffix"}
 )
-NO_WALRUS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 class CompileError(Exception):
@@ -773,6 +785,8 @@ class Compiler:
             name
             for name, value in vars(kit.Ctx).items()
             if isinstance(value, types.FunctionType)
+            and not hasattr(value, "__wrapped__")  # decorated: left as a method
+            and "__class__" not in value.__code__.co_freevars  # super(): only as a method
             and not name.startswith("_")
             and name not in HANDLED
             and name not in vars(Lean)
