@@ -56,6 +56,7 @@ from __future__ import annotations
 import __future__
 
 import ast
+import copy
 import dataclasses
 import importlib
 import inspect
@@ -131,6 +132,8 @@ class CompiledForm:
     ctx: Lean
     trees: list[tuple[str, ast.Module]] = field(default_factory=list)  # (title, the code generated)
     left: Counter[str] = field(default_factory=Counter)  # context methods still called (by name)
+    # ``calculate`` fused with the engine's kernel (see :func:`Compiler.fuse`); its context comes as a default.
+    fused: Any = None  # a types.FunctionType (typed Any: a function-typed field reads as a method to mypy)
 
     @property
     def source(self) -> str:
@@ -798,7 +801,64 @@ class Compiler:
         calculate = getattr(module, "calculate", None)
         if not isinstance(calculate, types.FunctionType):
             raise CompileError(f"calculator {self.calculator.__name__} has no calculate function")
-        return CompiledForm(self.version.id, calculate, self.ctx, self.trees, self.left)
+        form = CompiledForm(self.version.id, calculate, self.ctx, self.trees, self.left)
+        form.fused = self.fuse(module)
+        return form
+
+    def fuse(self, module: types.ModuleType) -> types.FunctionType | None:
+        """The kernel and ``calculate`` as one function — one call less per result::
+
+            def kernel(row, open_branches, day, ctx=None, _k_missing=None):
+                ctx.row, ctx.decisive_date, ctx.open_branches = row, day, open_branches
+                try:
+                    <the body of the compiled calculate(ctx)>
+                except MissingFact as _k_fact:
+                    return _k_missing(_k_fact)
+
+        ``ctx`` and the context's ``missing`` are given as defaults by :func:`kernel_of` (one context per
+        engine); None when ``calculate`` is not a plain ``calculate(ctx)`` (the kernel then calls it)."""
+        tree = self.trees[-1][1]
+        found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "calculate"]
+        if len(found) != 1:
+            return None
+        calculate = found[0]
+        arguments = calculate.args
+        names = _bound_names(calculate) | {n.id for n in ast.walk(calculate) if isinstance(n, ast.Name)}
+        if (
+            [a.arg for a in arguments.args] != [CTX]
+            or arguments.posonlyargs
+            or arguments.kwonlyargs
+            or arguments.vararg
+            or arguments.kwarg
+            or arguments.defaults
+            or calculate.decorator_list
+            or any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in ast.walk(calculate))
+            or names & {"_k_missing", "_k_fact", "_k_MissingFact"}
+        ):
+            return None
+        preamble = ast.parse("ctx.row, ctx.decisive_date, ctx.open_branches = row, day, open_branches").body
+        handler = ast.ExceptHandler(
+            type=ast.Name(id="_k_MissingFact", ctx=ast.Load()),
+            name="_k_fact",
+            body=ast.parse("return _k_missing(_k_fact)").body,
+        )
+        body = copy.deepcopy(calculate.body)
+        template = "def kernel(row, open_branches, day, ctx=None, _k_missing=None):\n    pass\n"
+        kernel = ast.parse(template).body[0]
+        assert isinstance(kernel, ast.FunctionDef)
+        kernel.body = [*preamble, ast.Try(body=body, handlers=[handler], orelse=[], finalbody=[])]
+        ast.copy_location(kernel, calculate)
+        fused = ast.fix_missing_locations(ast.Module(body=[kernel], type_ignores=[]))
+        namespace = vars(module)
+        namespace["_k_MissingFact"] = MissingFact
+        filename = inspect.getsourcefile(self.calculator) or f"<{module.__name__}>"
+        code = compile(fused, filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+        scratch: dict[str, Any] = {}
+        exec(code, namespace, scratch)  # noqa: S102 - defines ``kernel`` only
+        function = scratch["kernel"]
+        assert isinstance(function, types.FunctionType)
+        self.trees.append(("the kernel: calculate fused with the engine's call", fused))
+        return function
 
     def _compile_kit(self) -> None:
         """``Ctx.m(self, …)`` → ``_kit_m(ctx, …)``, rewritten like any calculator function."""
@@ -923,14 +983,18 @@ def compile_version(version: Version, catalogue: Catalogue) -> CompiledForm:
             _FORMS.clear()
         _FORMS[key] = found
     ctx = Lean(version, {ref: catalogue.versions[ref] for ref in version.relies_on})
-    return CompiledForm(found.version_id, found.calculate, ctx, found.trees, found.left)
+    return CompiledForm(found.version_id, found.calculate, ctx, found.trees, found.left, found.fused)
 
 
 def kernel_of(form: CompiledForm) -> Kernel:
     """The engine's kernel for a compiled form: the context pointed at the row, the calculator, a missing fact."""
     ctx, calculate, missing = form.ctx, form.calculate, form.ctx.missing
+    if form.fused is not None:  # the same code, this engine's context as its defaults
+        fused = form.fused
+        kernel: Kernel = types.FunctionType(fused.__code__, fused.__globals__, "kernel", (ctx, missing))
+        return kernel
 
-    def kernel(row: Row, open_branches: frozenset[str], day: date) -> Outcome:
+    def wrapper(row: Row, open_branches: frozenset[str], day: date) -> Outcome:
         ctx.row = row
         ctx.decisive_date = day
         ctx.open_branches = open_branches
@@ -939,7 +1003,7 @@ def kernel_of(form: CompiledForm) -> Kernel:
         except MissingFact as fact:
             return missing(fact)
 
-    return kernel
+    return wrapper
 
 
 def compiled_kernel(version: Version, catalogue: Catalogue) -> Kernel:
