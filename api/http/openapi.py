@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from api.http.examples import purchase as examples
 from api.http.public import catalogue as public
 from api.purchase.models import CalculationResponse, ResolveResponse
-from api.purchase.request import CalculationRequest
+from api.purchase.request import DECISIVE_DATE_RULES, CalculationRequest
 
 MODELS: dict[str, type[BaseModel]] = {
     "SchemesOut": public.SchemesOut,
@@ -57,18 +57,6 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     422: ("Invalid input: each failing field is named by its path.", "Problem", examples.PROBLEM_422),
     503: ("The database does not answer, or holds no catalogue yet.", "Problem", examples.PROBLEM_503),
 }
-
-# The resolver's first rule, stated in the schema: a purchase is decided by its invoice date, a lease by its
-# first rent (design.md, « The resolver », 1.). The order of the dates (no invoice before the order) is not
-# expressible in JSON Schema: it is answered 422 « Invalid dates ».
-DECISIVE_DATE_RULES = [
-    {
-        "if": {"properties": {"acquisition": {"const": kind}}, "required": ["acquisition"]},
-        "then": {"required": [field], "properties": {field: {"type": "string", "format": "date"}}},
-    }
-    for kind, field in (("purchase", "invoice_date"), ("lease", "first_rent_date"))
-]
-
 
 def responses(model: str, *statuses: int, db: bool = True) -> dict[int | str, dict[str, Any]]:
     """The documented answers of a route: its model with an example, and its problem documents."""
@@ -118,12 +106,40 @@ def receipt_created() -> dict[int | str, dict[str, Any]]:
     }
 
 
+PROBLEM_409: dict[str, Any] = {  # a correction that moves a stored case (tests/api/http/test_writes.py, live)
+    "type": "urn:vigueur:problem:correction-moves-cases",
+    "title": "Correction moves cases",
+    "status": 409,
+    "detail": "nothing was recorded: the correction moves 1 stored case(s), 1 not accepted; read them and list "
+    "their ids in accept_moves to record it",
+    "errors": [{"field": "accept_moves", "message": "case cap-2021-natural-person moves and is not accepted"}],
+    "moved": [
+        {
+            "id": "cap-2021-natural-person",
+            "changes": [{"scheme": "bonus", "field": "amount", "before": "6000.00", "after": "6300.00"}],
+        }
+    ],
+}
+
+
 def admin_responses() -> dict[int | str, dict[str, Any]]:
     """The answers of ``POST /v1/admin/versions``."""
     out = responses("LoadReportOut", 401, 413, 415, 422)
     out[201] = {
         "description": "Recorded: the new revision supersedes the current one (Location: its revisions).",
         "content": {"application/json": {"example": examples.CORRECTION}},
+    }
+    out[409] = {
+        "description": (
+            "The correction moves stored regression cases that `accept_moves` does not list: nothing was "
+            "recorded; `moved` lists each moved case (id, and per change: scheme, field, before, after)."
+        ),
+        "content": {
+            "application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "example": PROBLEM_409,
+            }
+        },
     }
     out[404] = {
         "description": "Writes are off: VIGUEUR_ADMIN_TOKEN is not configured.",

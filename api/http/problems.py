@@ -20,15 +20,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api.audit.receipts import UnknownReceipt
 from api.catalogue.diff import DifferentArticles
 from api.catalogue.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
+from api.problem_types import problem, problem_type
 from api.purchase.request import RequestError, dumps
 from legislation.errors import InvalidDates, InvalidFacts, UnknownVersion
 
 MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("vigueur.api")
-
-
-def problem_type(name: str) -> str:
-    return f"urn:vigueur:problem:{name}"
 
 
 class ProblemError(Exception):
@@ -49,24 +46,6 @@ class ProblemError(Exception):
         self.document = problem(status, title, type_=type_, detail=detail, errors=errors, **extensions)
         self.status = status
         self.headers = headers
-
-
-def problem(
-    status: int,
-    title: str,
-    *,
-    type_: str = "about:blank",
-    detail: str | None = None,
-    errors: list[dict[str, str]] | None = None,
-    **extensions: Any,
-) -> dict[str, Any]:
-    """A problem document; its keys are in the order the CLI prints them (type, title, status, …)."""
-    doc: dict[str, Any] = {"type": type_, "title": title, "status": status}
-    if detail is not None:
-        doc["detail"] = detail
-    if errors is not None:
-        doc["errors"] = errors
-    return doc | extensions
 
 
 def problem_response(doc: dict[str, Any], headers: dict[str, str] | None = None) -> Response:

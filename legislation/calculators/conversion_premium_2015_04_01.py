@@ -208,18 +208,18 @@ def _amount(ctx: Ctx[R]) -> R:
     # The household is tested before the Euro standard: 3° and 4° both need « une personne physique dont la
     # cotisation … est nulle », so for anyone else the car's Euro standard cannot change the answer.
     if _is_household(ctx, required=not candidates):
-        if co2 >= ctx.count("household_co2_min"):
+        # 3° (a new car) and 4° (any car) each write their own band, « compris entre 61 et 110 grammes »: the
+        # band of the paragraph that applies is the one read (both are 61–110 g/km in this wording).
+        band = "household" if new else "used"
+        if co2 >= ctx.count(f"{band}_co2_min"):
             here = "II, 3°" if new else "II, 4°"
             euro = ctx.need(row.vehicle_euro_standard, "vehicle.euro_standard", here)
+            words = "{" + band + "_co2_min}–{" + band + "_co2_max} g/km"
             if euro is not EURO_6:
                 return ctx.refuse(
-                    here,
-                    "CO2 {co2} g/km in {household_co2_min}–{household_co2_max} g/km but {euro}: 3° and 4° need "
-                    "Euro 6",
-                    co2=co2,
-                    euro=euro,
+                    here, "CO2 {co2} g/km in " + words + " but {euro}: 3° and 4° need Euro 6", co2=co2, euro=euro
                 )
-            ctx.step(here, "CO2 {co2} g/km in {household_co2_min}–{household_co2_max} g/km and Euro 6", co2=co2)
+            ctx.step(here, "CO2 {co2} g/km in " + words + " and Euro 6", co2=co2)
             if new:
                 candidates.append(_household_case(ctx))
         candidates.append(_any_car_case(ctx, co2))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from api.catalogue.loader import DEFAULT_VERSIONS_DIR, load_catalogue
-from legislation import CatalogueError, Scheme
+from api.catalogue.loader import DEFAULT_VERSIONS_DIR, MAX_TEXT_BYTES, load_catalogue
+from legislation import CatalogueError, Energy, Scheme, VehicleCategory, calculate
+from tests.builders import purchase
 
 REFERENCE = "D251-7.2020-06-01"
 
@@ -46,8 +49,9 @@ def test_unknown_key_is_named(tree: Path) -> None:
 
 
 def test_unknown_key_in_a_parameter_is_named(tree: Path) -> None:
-    edit(tree, 'l_cap = { value = "900",', 'l_cap = { unit = "EUR", value = "900",')
-    assert load_error(tree).field == "parameters.l_cap.unit"
+    edit(tree, 'l_cap = { value = "900",', 'l_cap = { currency = "EUR", value = "900",')
+    err = load_error(tree)
+    assert err.field == "parameters.l_cap.currency" and "allowed: paragraph, quote, unit, value" in str(err)
 
 
 def test_missing_source_is_an_error(tree: Path) -> None:
@@ -70,8 +74,34 @@ def test_unregistered_calculator(tree: Path) -> None:
 
 
 def test_parameter_the_calculator_needs_is_missing(tree: Path) -> None:
-    edit(tree, 'l_cap = { value = "900", paragraph = "4° b)", quote = "b) 900 euros." }\n', "")
-    assert load_error(tree).field == "parameters.l_cap"
+    # Parameters are declared once, in version.toml: the calculator does not list them, so a lone version that
+    # lacks one is named when a calculation reaches it (tests/property/test_parameters.py proves on the corpus
+    # that the versions on file lack none)…
+    edit(tree, 'l_cap = { value = "900", unit = "euro", paragraph = "4° b)", quote = "b) 900 euros." }\n', "")
+    catalogue = load_catalogue(tree)
+    l_vehicle = purchase(
+        "2020-07-15",
+        category=VehicleCategory.TWO_THREE_WHEELER,
+        energy=Energy.ELECTRIC,
+        uses_lead_battery=False,
+        net_max_power_kw=Decimal("4"),
+        battery_energy_kwh=Decimal("3"),
+        acquisition_cost="3000",
+    )
+    with pytest.raises(CatalogueError) as caught:
+        calculate(catalogue, l_vehicle, Scheme.BONUS)
+    assert caught.value.field == "parameters.l_cap" and REFERENCE in caught.value.path
+
+
+def test_parameter_another_version_of_the_same_calculator_gives_is_missing(tree: Path) -> None:
+    # … and refused by the loader when another version computed by the same calculator gives it.
+    twin = "D251-7.2021-01-21"
+    shutil.copytree(tree / REFERENCE, tree / twin)
+    edit(tree, 'id = "D251-7.2020-06-01"', f'id = "{twin}"', version=twin)
+    edit(tree, "valid_from = 2020-06-01\nvalid_until = 2021-01-21", "valid_from = 2021-01-21", version=twin)
+    edit(tree, 'l_cap = { value = "900", unit = "euro", paragraph = "4° b)", quote = "b) 900 euros." }\n', "")
+    error = load_error(tree)
+    assert error.field == "parameters.l_cap" and REFERENCE in error.path
 
 
 def test_quote_not_in_text(tree: Path) -> None:
@@ -164,3 +194,82 @@ def test_every_text_on_file_is_verbatim_utf8_without_added_newline() -> None:
             raw = (folder / "text.txt").read_bytes()
             raw.decode("utf-8")
             assert not raw.endswith(b"\n\n"), folder.name
+
+
+# -- every number proved against its text (issue 9) ----------------------------------------------------
+
+
+def test_a_value_that_contradicts_its_quote_is_refused(tree: Path) -> None:
+    edit(tree, 'ev_cap_natural = { value = "7000"', 'ev_cap_natural = { value = "7500"')
+    err = load_error(tree)
+    assert err.path.endswith(f"{REFERENCE}/version.toml")
+    assert err.field == "parameters.ev_cap_natural.value"
+    assert "7500" in str(err) and "dans la limite de 7 000 euros" in str(err)
+
+
+def test_a_rate_must_be_written_as_its_percentage(tree: Path) -> None:
+    edit(tree, 'l_rate = { value = "0.27"', 'l_rate = { value = "0.28"')
+    err = load_error(tree)
+    assert err.field == "parameters.l_rate.value" and "28 %" in str(err)
+
+
+def test_the_unit_is_required_and_from_the_closed_set(tree: Path) -> None:
+    edit(tree, 'l_cap = { value = "900", unit = "euro",', 'l_cap = { value = "900",')
+    assert load_error(tree).field == "parameters.l_cap.unit"
+    edit(tree, 'l_cap = { value = "900",', 'l_cap = { value = "900", unit = "EUR",')
+    err = load_error(tree)
+    assert err.field == "parameters.l_cap.unit" and "'euro'" in str(err)
+
+
+def test_a_wrong_unit_is_caught_by_the_number_check(tree: Path) -> None:
+    edit(tree, 'l_cap = { value = "900", unit = "euro",', 'l_cap = { value = "900", unit = "month",')
+    assert load_error(tree).field == "parameters.l_cap.value"
+
+
+def test_every_parameter_on_file_is_written_in_its_quote() -> None:
+    catalogue = load_catalogue()
+    parameters = [p for v in catalogue.versions.values() for p in v.parameters.values()]
+    assert len(parameters) >= 100 and all(p.unit for p in parameters)
+
+
+# -- the versions tree holds regular files only, texts of bounded size (issue 10) ----------------------
+
+
+def test_a_text_that_is_a_symbolic_link_is_refused(tree: Path) -> None:
+    text = tree / REFERENCE / "text.txt"
+    copy = tree / "elsewhere.txt"
+    copy.write_bytes(text.read_bytes())  # the same words: only the link is wrong
+    text.unlink()
+    text.symlink_to(copy)
+    err = load_error(tree)
+    assert err.path == str(text) and "symbolic link" in str(err)
+
+
+def test_a_link_to_proc_environ_is_refused(tree: Path) -> None:
+    text = tree / REFERENCE / "text.txt"
+    text.unlink()
+    text.symlink_to("/proc/self/environ")
+    err = load_error(tree)
+    assert err.path == str(text) and "symbolic link" in str(err)
+
+
+def test_a_version_folder_that_is_a_link_is_refused(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    outside = tmp_path_factory.mktemp("outside") / REFERENCE
+    (tree / REFERENCE).rename(outside)
+    (tree / REFERENCE).symlink_to(outside, target_is_directory=True)
+    err = load_error(tree)
+    assert err.path == str(tree / REFERENCE) and "symbolic link" in str(err)
+
+
+def test_a_special_file_in_the_tree_is_refused(tree: Path) -> None:
+    fifo = tree / REFERENCE / "notes.fifo"
+    os.mkfifo(fifo)
+    err = load_error(tree)
+    assert err.path == str(fifo) and "regular file" in str(err)
+
+
+def test_a_text_above_the_cap_is_refused(tree: Path) -> None:
+    text = tree / REFERENCE / "text.txt"
+    text.write_bytes(text.read_bytes() + b" " * MAX_TEXT_BYTES)
+    err = load_error(tree)
+    assert err.path == str(text) and f"larger than {MAX_TEXT_BYTES} bytes" in str(err)
