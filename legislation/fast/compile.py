@@ -1019,14 +1019,17 @@ def _forms(catalogue: Catalogue, ids: list[str]) -> Iterator[CompiledForm]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m legislation.fast.compile VERSION_ID…``: print the code generated for each version."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     # The catalogue is read by the application layer; imported here only, so that ``legislation`` stays pure.
     loader = importlib.import_module("api.catalogue.loader")
     catalogue: Catalogue = loader.load_catalogue()
     ids = args or sorted(v.id for v in catalogue.versions.values() if v.calculator is not None)
     unknown = [vid for vid in ids if vid not in catalogue.versions]
-    if unknown or args[:1] in (["-h"], ["--help"]):
-        print(__doc__ if not unknown else f"unknown version(s): {', '.join(unknown)}")
-        return 0 if not unknown else 2
+    if unknown:
+        print(f"unknown version(s): {', '.join(unknown)}")
+        return 2
     for form in _forms(catalogue, ids):
         left = ", ".join(f"{m} ×{c}" for m, c in sorted(form.left.items())) or "nothing"
         print(f"# ==== {form.version_id}: generated from the calculator's source; left to the Lean context: {left}")
