@@ -12,7 +12,7 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import Response
 
 from api import openapi_docs as docs
@@ -22,6 +22,7 @@ from api.deps import BodyDep, CatalogueDep, KnownDep, NowDep, SessionDep, TodayD
 from api.diff import diff_versions
 from api.facts import calculator_facts
 from api.problems import ProblemError, problem_type
+from api.receipt_policy import require_receipt_token
 from api.service import calculate_document, render_version, resolve_document, version_ref
 from legislation import Scheme, Version
 from legislation.timeline import Gap, Timeline
@@ -162,8 +163,9 @@ def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
     "/v1/calculate",
     tags=["purchase"],
     summary="Compute the aid(s) for a purchase or lease",
-    responses=docs.responses("CalculationResponse", 404, 413, 415, 422) | docs.receipt_created(),
+    responses=docs.responses("CalculationResponse", 401, 404, 413, 415, 422) | docs.receipt_created(),
     openapi_extra=docs.request_body("calculate"),
+    dependencies=[Depends(require_receipt_token)],
 )
 def calculate(
     body: BodyDep,
