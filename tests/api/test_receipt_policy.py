@@ -57,9 +57,7 @@ def test_with_a_receipts_token_a_receipt_needs_it(
     wrong = client.post("/v1/calculate?receipt=true", content=body, headers=JSON | {"authorization": "Bearer no"})
     assert wrong.status_code == 401
     assert client.post("/v1/calculate", content=body, headers=JSON).status_code == 200  # no receipt: open
-    kept = client.post(
-        "/v1/calculate?receipt=true", content=body, headers=JSON | {"authorization": "Bearer s3cret"}
-    )
+    kept = client.post("/v1/calculate?receipt=true", content=body, headers=JSON | {"authorization": "Bearer s3cret"})
     assert kept.status_code == 201
     assert len(session.exec(select(ReceiptRow)).all()) == 1
 
