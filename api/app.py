@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import fastapi_offline
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,6 +26,7 @@ from api.audit_routes import router as audit_router
 from api.db import make_engine
 from api.routes import router
 from api.settings import Settings, get_settings, redact_database_url
+from api.strict_body import refuse_duplicate_keys
 from legislation.errors import CatalogueError
 
 log = logging.getLogger("vigueur.api")
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
+        dependencies=[Depends(refuse_duplicate_keys)],
     )
     problems.install(app)
     app.include_router(router)

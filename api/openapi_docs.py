@@ -10,7 +10,8 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
 from api import examples, public
-from api.contract import CalculationRequest
+from api.contract import BuyerIn, CalculationRequest, VehicleIn
+from api.openapi_contract import refine
 from api.responses import CalculationResponse, ResolveResponse
 
 MODELS: dict[str, type[BaseModel]] = {
@@ -188,6 +189,7 @@ def build(app: FastAPI) -> dict[str, Any]:
             components.setdefault(name, definition)
         components[model.__name__] = found
     components["CalculationRequest"]["allOf"] = DECISIVE_DATE_RULES
+    refine(schema, (CalculationRequest, VehicleIn, BuyerIn))
     schema["components"]["securitySchemes"] = {
         "bearer": {
             "type": "http",

@@ -19,7 +19,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.contract import RequestError, dumps
 from api.diff import DifferentArticles
+from api.openapi_contract import STORAGE_FULL_DETAIL, STORAGE_FULL_TYPE
 from api.receipts import UnknownReceipt
+from api.storage_errors import BODY_NOT_JSON, BODY_NOT_PARSED, is_storage_full
 from api.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
 from legislation.errors import InvalidDates, UnknownVersion
 
@@ -130,6 +132,8 @@ def _field(loc: Any) -> str:
 
 async def _http_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400 and exc.detail == BODY_NOT_PARSED:  # FastAPI's own reading of a JSON body
+        return problem_response(problem(422, "Invalid request", errors=[BODY_NOT_JSON]))
     title = (
         HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
     )
@@ -230,7 +234,13 @@ async def _store_integrity(request: Request, exc: Exception) -> Response:
     )
 
 
-async def _database_unavailable(_: Request, exc: Exception) -> Response:
+async def _database_unavailable(request: Request, exc: Exception) -> Response:
+    if is_storage_full(exc):
+        log.error("storage full on %s %s: %s", request.method, request.url.path, str(exc).splitlines()[0])
+        return problem_response(
+            problem(507, "Storage full", type_=STORAGE_FULL_TYPE, detail=STORAGE_FULL_DETAIL),
+            {"Retry-After": "60"},
+        )
     log.warning("database unavailable: %s", str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     return problem_response(
         problem(
