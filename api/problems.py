@@ -21,7 +21,7 @@ from api.contract import RequestError, dumps
 from api.diff import DifferentArticles
 from api.openapi_contract import STORAGE_FULL_DETAIL, STORAGE_FULL_TYPE
 from api.receipts import UnknownReceipt
-from api.storage_errors import BODY_NOT_JSON, BODY_NOT_PARSED, is_storage_full
+from api.storage_errors import BODY_NOT_JSON, BODY_NOT_PARSED, allowed_methods, is_storage_full
 from api.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
 from legislation.errors import InvalidDates, UnknownVersion
 
@@ -130,15 +130,18 @@ def _field(loc: Any) -> str:
     return ".".join(parts) or "(request)"
 
 
-async def _http_error(_: Request, exc: Exception) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400 and exc.detail == BODY_NOT_PARSED:  # FastAPI's own reading of a JSON body
         return problem_response(problem(422, "Invalid request", errors=[BODY_NOT_JSON]))
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request)
     title = (
         HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
     )
     detail = exc.detail if isinstance(exc.detail, str) and exc.detail != title else None
-    return problem_response(problem(exc.status_code, title, detail=detail), dict(exc.headers or {}))
+    return problem_response(problem(exc.status_code, title, detail=detail), headers)
 
 
 async def _unknown_version(_: Request, exc: Exception) -> Response:
