@@ -23,7 +23,6 @@ class Settings:
 
     database_url: str = DEFAULT_DATABASE_URL
     versions_dir: Path | None = None
-    max_body_bytes: int = MAX_BODY_BYTES
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

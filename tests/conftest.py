@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.loader import load_catalogue
+from api.catalogue.loader import load_catalogue
 from legislation import Catalogue
 
 

@@ -15,12 +15,12 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.cli import app as cli
-from api.deps import get_session
-from api.store import CACHE, load_tree
-from tests.api.test_batch_cli import HEADER, ROWS
-from tests.store.support import build_tree, sqlite_engine
+from api.catalogue.store import CACHE, load_tree
+from api.cli.main import app as cli
+from api.http.app import create_app
+from api.http.deps import get_session
+from tests.api.cli.test_batch_cli import HEADER, ROWS
+from tests.api.support import build_tree, sqlite_engine
 
 
 @pytest.fixture(scope="module")

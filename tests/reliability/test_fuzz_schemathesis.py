@@ -23,12 +23,12 @@ from schemathesis import checks
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from api.app import create_app
-from api.auth import ADMIN_TOKEN_ENV
-from api.deps import get_session
-from api.receipt_policy import RECEIPTS_TOKEN_ENV
-from api.store import CACHE, load_tree
-from tests.store.support import build_tree, sqlite_engine
+from api.catalogue.store import CACHE, load_tree
+from api.http.app import create_app
+from api.http.auth import ADMIN_TOKEN_ENV
+from api.http.deps import get_session
+from api.http.receipts_token import RECEIPTS_TOKEN_ENV
+from tests.api.support import build_tree, sqlite_engine
 
 EXAMPLES = int(os.environ.get("VIGUEUR_FUZZ_EXAMPLES", "120"))
 TOKEN = "fuzz-token"

@@ -9,7 +9,7 @@ Create Date: 2026-12-01
 period of a current row — set any ``superseded_at``: a current revision could be closed at any past
 instant, rewriting what the catalogue « knew » back then. A load closes rows at its own ``recorded_at``,
 which is later than every row recorded before it (knowledge time only moves forward, see
-``api.store._next_instant``). The database now refuses a ``superseded_at`` earlier than the row's own
+``api.catalogue.store._next_instant``). The database now refuses a ``superseded_at`` earlier than the row's own
 ``recorded_at`` or earlier than the newest ``recorded_at`` of the table — on SQLite and on PostgreSQL, by
 a trigger of its own beside the ones of 0001 (which are left as they are).
 """
