@@ -174,7 +174,13 @@ def case_files(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in FILE_SUFFIXES))
+            found.extend(
+                sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.is_file() and p.suffix in FILE_SUFFIXES and not p.name.endswith(".schema.json")
+                )
+            )  # ``cases.schema.json`` is the JSON Schema of the files, not a case file
         elif path.is_file():
             found.append(path)
         else:

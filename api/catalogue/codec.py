@@ -14,7 +14,7 @@ from typing import Any
 
 from api.catalogue.loader import with_hash
 from legislation import Source, Version
-from legislation.enums import DeadlineBasis, KeepMode, OrderTest, Provenance, Role, Scheme
+from legislation.enums import DeadlineBasis, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
 from legislation.timeline import Gap
 from legislation.versions import Parameter, TransitionalClause
 
@@ -48,11 +48,24 @@ def source_from_json(doc: Json) -> Source:
 
 
 def parameter_to_json(parameter: Parameter) -> Json:
-    return {"value": str(parameter.value), "paragraph": parameter.paragraph, "quote": parameter.quote}
+    return {
+        "value": str(parameter.value),
+        "paragraph": parameter.paragraph,
+        "quote": parameter.quote,
+        "unit": parameter.unit.value if parameter.unit is not None else None,
+    }
 
 
 def parameter_from_json(name: str, doc: Json) -> Parameter:
-    return Parameter(name=name, value=Decimal(doc["value"]), paragraph=doc["paragraph"], quote=doc["quote"])
+    # A revision recorded before units (migration 0003) has none: rebuilt as recorded, so its hash still verifies.
+    unit = ParameterUnit(doc["unit"]) if doc.get("unit") else None
+    return Parameter(
+        name=name,
+        value=Decimal(doc["value"]),
+        paragraph=doc["paragraph"],
+        quote=doc["quote"],
+        unit=unit,  # type: ignore[arg-type]
+    )
 
 
 def clause_to_json(clause: TransitionalClause) -> Json:

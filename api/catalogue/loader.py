@@ -10,76 +10,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 import tomllib
 from dataclasses import asdict, fields, is_dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from api.catalogue.schema import ParameterFile, SourceFile, TransitionalFile, VersionFile, read_version_file
 from legislation.calculators import CALCULATORS
-from legislation.enums import DeadlineBasis, KeepMode, OrderTest, Provenance, Role, Scheme
+from legislation.enums import KeepMode, ParameterUnit, Role, Scheme
 from legislation.errors import CatalogueError
+from legislation.quotes import check_value_in_quote
 from legislation.timeline import Catalogue, Gap
 from legislation.versions import Parameter, Source, TransitionalClause, Version
 
 DEFAULT_VERSIONS_DIR = Path(__file__).resolve().parents[2] / "versions"
 
-VERSION_KEYS = {
-    "id": True,
-    "scheme": False,
-    "role": True,
-    "article": True,
-    "citation": True,
-    "title": True,
-    "valid_from": True,
-    "valid_until": False,
-    "provenance": True,
-    "period_confidence": True,
-    "calculator": False,
-    "relies_on": False,
-    "notes": False,
-    "source": True,
-    "parameters": False,
-    "transitional": False,
-    "claim_deadline_months": False,
-    "claim_deadline_paragraph": False,
-    "claim_deadline_quote": False,
-}
-SOURCE_KEYS = {
-    "decree": True,
-    "decree_date": False,
-    "jorf": False,
-    "jorf_date": False,
-    "nor": False,
-    "eli": False,
-    "url": False,
-    "legiarti": False,
-    "jorftext": False,
-    "confidence": True,
-    "notes": False,
-}
-PARAMETER_KEYS = {"value": True, "paragraph": True, "quote": True}
-CLAUSE_KEYS = {
-    "id": True,
-    "keeps": True,
-    "order_test": True,
-    "order_limit": True,
-    "decisive_on_or_before": True,
-    "deadline_basis": True,
-    "deadline_reading": True,
-    "paragraph": True,
-    "wording": True,
-    "source": False,
-    "kept_version_id": False,
-    "kept_version_label": False,
-    "new_vehicles_only": False,
-    "branches": False,
-}
+MAX_TEXT_BYTES = 1_048_576  # a text.txt above 1 MiB is refused (the longest text on file is a few kB)
+MAX_TOML_BYTES = 1_048_576
 CATALOGUE_KEYS = {"gaps": False}
 GAP_KEYS = {"scheme": True, "start": True, "end": True, "reason": True}
-CONFIDENCE = {"confirmed", "likely", "guess"}
 
 
 def load_catalogue(root: Path | None = None) -> Catalogue:
@@ -87,70 +41,119 @@ def load_catalogue(root: Path | None = None) -> Catalogue:
     root = root or DEFAULT_VERSIONS_DIR
     if not root.is_dir():
         raise CatalogueError(str(root), "-", "the versions folder does not exist")
+    check_tree(root)
     versions = [load_version(folder) for folder in sorted(p for p in root.iterdir() if p.is_dir())]
     gaps = _load_gaps(root / "catalogue.toml")
     check_catalogue(versions, gaps, str(root))
     return Catalogue(versions, gaps)
 
 
+def check_tree(root: Path) -> None:
+    """Refuse a symbolic link or a non-regular file (fifo, device, socket) anywhere under ``root``.
+
+    A link could publish any file of the machine as a text (``text.txt`` → ``/proc/self/environ``).
+    """
+    for entry in sorted(root.iterdir()):  # never follows a link: a link is refused before it is entered
+        _check_entry(entry)
+        if entry.is_dir():
+            check_tree(entry)
+
+
+def _check_entry(path: Path) -> None:
+    mode = path.lstat().st_mode
+    if stat.S_ISLNK(mode):
+        raise CatalogueError(
+            str(path), "-", "a symbolic link is refused in the versions tree (copy the file into the folder)"
+        )
+    if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+        raise CatalogueError(str(path), "-", "not a regular file (a fifo, socket or device is refused)")
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file that is not a symbolic link, refused above ``limit`` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        _check_entry(path)  # a link or a special file: say so
+        raise CatalogueError(str(path), "-", f"cannot be read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise CatalogueError(str(path), "-", "not a regular file (a fifo, socket or device is refused)")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise CatalogueError(str(path), "-", f"larger than {limit} bytes: refused (a text is at most {limit} bytes)")
+    return data
+
+
 def load_version(folder: Path) -> Version:
     """Load one version folder; the folder's name is the version's id."""
     meta_path, text_path = folder / "version.toml", folder / "text.txt"
     where = str(meta_path)
-    if not meta_path.is_file():
+    if not meta_path.is_file() and not meta_path.is_symlink():
         raise CatalogueError(where, "-", "missing version.toml")
-    if not text_path.is_file():
+    if not text_path.is_file() and not text_path.is_symlink():
         raise CatalogueError(str(text_path), "-", "missing text.txt (the verbatim text)")
+    meta_bytes = read_regular(meta_path, MAX_TOML_BYTES)
+    text_bytes = read_regular(text_path, MAX_TEXT_BYTES)
     try:
-        raw = tomllib.loads(meta_path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(meta_bytes.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise CatalogueError(where, "-", f"not valid TOML: {exc}") from None
-    text = text_path.read_bytes().decode("utf-8")
-    _check_keys(raw, VERSION_KEYS, where, "")
-    if raw["id"] != folder.name:
-        raise CatalogueError(where, "id", f"{raw['id']!r} differs from the folder name {folder.name!r}")
-    version = _build_version(raw, text, where)
-    return with_hash(version, text_path.read_bytes())
+    except UnicodeDecodeError:
+        raise CatalogueError(where, "-", "not UTF-8") from None
+    try:
+        text = text_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CatalogueError(str(text_path), "-", "not UTF-8") from None
+    model = read_version_file(raw, where)
+    if model.id != folder.name:
+        raise CatalogueError(where, "id", f"{model.id!r} differs from the folder name {folder.name!r}")
+    version = _build_version(model, text, where)
+    return with_hash(version, text_bytes)
 
 
-def _build_version(raw: dict[str, Any], text: str, where: str) -> Version:
-    role = _enum(Role, raw["role"], where, "role")
-    calculator = _opt_str(raw, "calculator", where)
-    parameters = {name: _parameter(name, spec, text, where) for name, spec in _table(raw, "parameters", where).items()}
-    clauses = tuple(_clause(c, text, where, i) for i, c in enumerate(_list(raw, "transitional", where)))
-    valid_from = _date(raw["valid_from"], where, "valid_from")
-    valid_until = _date(raw["valid_until"], where, "valid_until") if "valid_until" in raw else None
+def _build_version(raw: VersionFile, text: str, where: str) -> Version:
+    role = raw.role
+    calculator = raw.calculator
+    parameters = {name: _parameter(name, spec, text, where) for name, spec in raw.parameters.items()}
+    clauses = tuple(_clause(c, text, where, i) for i, c in enumerate(raw.transitional))
+    valid_from, valid_until = raw.valid_from, raw.valid_until
     if valid_until is not None and valid_until <= valid_from:
         raise CatalogueError(where, "valid_until", f"{valid_until} is not after valid_from {valid_from}")
     _check_calculator(role, calculator, parameters, where)
-    months = raw.get("claim_deadline_months")
+    months = raw.claim_deadline_months
     if months is not None:
-        quote = _str(raw, "claim_deadline_quote", where)
+        quote = raw.claim_deadline_quote
+        if quote is None:
+            raise CatalogueError(where, "claim_deadline_quote", "must be a non-empty string")
         if quote not in text:
             raise CatalogueError(where, "claim_deadline_quote", f"{quote!r} is not in text.txt")
-    scheme = _enum(Scheme, raw["scheme"], where, "scheme") if "scheme" in raw else None
+        if problem := check_value_in_quote(Decimal(months), ParameterUnit.MONTH, quote):
+            raise CatalogueError(where, "claim_deadline_months", problem)
+    scheme = raw.scheme
     if role is Role.AMOUNTS and scheme is None:
         raise CatalogueError(where, "scheme", "an amounts version belongs to one scheme")
     return Version(
-        id=raw["id"],
+        id=raw.id,
         scheme=scheme,
         role=role,
-        article=_str(raw, "article", where),
-        citation=_str(raw, "citation", where),
-        title=_str(raw, "title", where),
+        article=raw.article,
+        citation=raw.citation,
+        title=raw.title,
         valid_from=valid_from,
         valid_until=valid_until,
         text=text,
-        source=_source(raw["source"], where, "source"),
-        provenance=_enum(Provenance, raw["provenance"], where, "provenance"),
-        period_confidence=_confidence(raw["period_confidence"], where, "period_confidence"),
+        source=_source(raw.source),
+        provenance=raw.provenance,
+        period_confidence=raw.period_confidence,
         calculator=calculator,
         parameters=parameters,
         transitional=clauses,
-        relies_on=tuple(_list(raw, "relies_on", where)),
-        notes=raw.get("notes", ""),
+        relies_on=tuple(raw.relies_on),
+        notes=raw.notes,
         claim_deadline_months=months,
-        claim_deadline_paragraph=raw.get("claim_deadline_paragraph", ""),
+        claim_deadline_paragraph=raw.claim_deadline_paragraph,
     )
 
 
@@ -170,72 +173,56 @@ def _check_calculator(role: Role, key: str | None, parameters: dict[str, Paramet
         raise CatalogueError(where, f"parameters.{extra[0]}", f"calculator {key} does not use it")
 
 
-def _parameter(name: str, spec: Any, text: str, where: str) -> Parameter:
+def _parameter(name: str, spec: ParameterFile, text: str, where: str) -> Parameter:
     field = f"parameters.{name}"
-    if not isinstance(spec, dict):
-        raise CatalogueError(where, field, "must be a table {value, paragraph, quote}")
-    _check_keys(spec, PARAMETER_KEYS, where, field + ".")
-    try:
-        value = Decimal(str(spec["value"])) if isinstance(spec["value"], str | int) else None
-    except InvalidOperation:
-        value = None
-    if value is None or not value.is_finite():
-        raise CatalogueError(where, f"{field}.value", f"{spec['value']!r} is not a decimal written as a string or int")
-    quote = _str(spec, "quote", where, field + ".")
-    if quote not in text:
-        raise CatalogueError(where, f"{field}.quote", f"{quote!r} is not in text.txt")
-    return Parameter(name=name, value=value, paragraph=_str(spec, "paragraph", where, field + "."), quote=quote)
+    value = Decimal(str(spec.value))
+    if spec.quote not in text:
+        raise CatalogueError(where, f"{field}.quote", f"{spec.quote!r} is not in text.txt")
+    if problem := check_value_in_quote(value, spec.unit, spec.quote):
+        raise CatalogueError(where, f"{field}.value", f"parameter {name}: {problem}")
+    return Parameter(name=name, value=value, paragraph=spec.paragraph, quote=spec.quote, unit=spec.unit)
 
 
-def _clause(raw: Any, text: str, where: str, index: int) -> TransitionalClause:
+def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> TransitionalClause:
     field = f"transitional[{index}]"
-    if not isinstance(raw, dict):
-        raise CatalogueError(where, field, "must be a table")
-    _check_keys(raw, CLAUSE_KEYS, where, field + ".")
-    source = _source(raw["source"], where, f"{field}.source") if "source" in raw else None
-    wording = _str(raw, "wording", where, field + ".")
-    if source is None and wording not in text:
+    source = _source(raw.source) if raw.source is not None else None
+    if source is None and raw.wording not in text:
         raise CatalogueError(
             where, f"{field}.wording", "not in text.txt (give the clause's own source if it is elsewhere)"
         )
-    keeps = _enum(KeepMode, raw["keeps"], where, f"{field}.keeps")
-    branches = tuple(_list(raw, "branches", where, field + "."))
-    if keeps is KeepMode.INLINE and not branches:
+    if raw.keeps is KeepMode.INLINE and not raw.branches:
         raise CatalogueError(where, f"{field}.branches", "an inline clause names the calculator branches it opens")
     return TransitionalClause(
-        id=_str(raw, "id", where, field + "."),
-        keeps=keeps,
-        order_test=_enum(OrderTest, raw["order_test"], where, f"{field}.order_test"),
-        order_limit=_date(raw["order_limit"], where, f"{field}.order_limit"),
-        decisive_on_or_before=_date(raw["decisive_on_or_before"], where, f"{field}.decisive_on_or_before"),
-        deadline_basis=_enum(DeadlineBasis, raw["deadline_basis"], where, f"{field}.deadline_basis"),
-        deadline_reading=_str(raw, "deadline_reading", where, field + "."),
-        paragraph=_str(raw, "paragraph", where, field + "."),
-        wording=wording,
+        id=raw.id,
+        keeps=raw.keeps,
+        order_test=raw.order_test,
+        order_limit=raw.order_limit,
+        decisive_on_or_before=raw.decisive_on_or_before,
+        deadline_basis=raw.deadline_basis,
+        deadline_reading=raw.deadline_reading,
+        paragraph=raw.paragraph,
+        wording=raw.wording,
         source=source,
-        kept_version_id=raw.get("kept_version_id"),
-        kept_version_label=raw.get("kept_version_label", ""),
-        new_vehicles_only=bool(raw.get("new_vehicles_only", False)),
-        branches=branches,
+        kept_version_id=raw.kept_version_id,
+        kept_version_label=raw.kept_version_label,
+        new_vehicles_only=raw.new_vehicles_only,
+        branches=tuple(raw.branches),
     )
 
 
-def _source(raw: Any, where: str, field: str) -> Source:
-    if not isinstance(raw, dict):
-        raise CatalogueError(where, field, "must be a table")
-    _check_keys(raw, SOURCE_KEYS, where, field + ".")
-    if not str(raw["decree"]).strip():
-        raise CatalogueError(where, f"{field}.decree", "a version needs its source decree")
-    dates = {k: _date(raw[k], where, f"{field}.{k}") for k in ("decree_date", "jorf_date") if k in raw}
-    strings = {
-        k: _str(raw, k, where, field + ".") for k in ("jorf", "nor", "eli", "url", "legiarti", "jorftext") if k in raw
-    }
+def _source(raw: SourceFile) -> Source:
     return Source(
-        decree=raw["decree"],
-        confidence=_confidence(raw["confidence"], where, f"{field}.confidence"),
-        notes=raw.get("notes", ""),
-        **dates,
-        **strings,
+        decree=raw.decree,
+        decree_date=raw.decree_date,
+        jorf=raw.jorf,
+        jorf_date=raw.jorf_date,
+        nor=raw.nor,
+        eli=raw.eli,
+        url=raw.url,
+        legiarti=raw.legiarti,
+        jorftext=raw.jorftext,
+        confidence=raw.confidence,
+        notes=raw.notes,
     )
 
 
@@ -343,6 +330,9 @@ def _json(value: Any) -> Any:
         return str(value)
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, Parameter) and value.unit is None:  # type: ignore[comparison-overlap]
+        # recorded before units (migration 0003): hashed as it was then
+        return {k: v for k, v in asdict(value).items() if k != "unit"}
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     raise TypeError(type(value))
@@ -367,10 +357,6 @@ def _str(raw: dict[str, Any], key: str, where: str, prefix: str = "") -> str:
     return value
 
 
-def _opt_str(raw: dict[str, Any], key: str, where: str) -> str | None:
-    return _str(raw, key, where) if key in raw else None
-
-
 def _date(value: Any, where: str, field: str) -> date:
     if isinstance(value, date) and not hasattr(value, "hour"):
         return value
@@ -383,19 +369,6 @@ def _enum(kind: type[Any], value: Any, where: str, field: str) -> Any:
     except ValueError:
         allowed = ", ".join(m.value for m in kind)
         raise CatalogueError(where, field, f"{value!r} is not one of {allowed}") from None
-
-
-def _confidence(value: Any, where: str, field: str) -> str:
-    if value not in CONFIDENCE:
-        raise CatalogueError(where, field, f"{value!r} is not one of {', '.join(sorted(CONFIDENCE))}")
-    return str(value)
-
-
-def _table(raw: dict[str, Any], key: str, where: str) -> dict[str, Any]:
-    value = raw.get(key, {})
-    if not isinstance(value, dict):
-        raise CatalogueError(where, key, "must be a table")
-    return value
 
 
 def _list(raw: dict[str, Any], key: str, where: str, prefix: str = "") -> list[Any]:

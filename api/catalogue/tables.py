@@ -154,6 +154,7 @@ class ParameterRow(SQLModel, table=True):
     value: str
     paragraph: str
     quote: str = _long_text()
+    unit: str | None = None  # ParameterUnit; NULL for revisions recorded before units (migration 0003)
 
 
 class ClauseRow(SQLModel, table=True):

@@ -411,11 +411,22 @@ def show(
     typer.echo(dumps(render_version(version)), nl=False)
 
 
-def schema() -> None:
-    """The JSON Schema of the request and of the responses."""
+def schema(
+    catalogue: Annotated[
+        bool, typer.Option("--catalogue", help="The JSON Schema of versions/<id>/version.toml instead.")
+    ] = False,
+    cases: Annotated[bool, typer.Option("--cases", help="The JSON Schema of a regression case file instead.")] = False,
+) -> None:
+    """The JSON Schema of the request and of the responses (or of version.toml, or of a case file)."""
     from api.purchase.models import CalculationResponse, ResolveResponse
     from api.purchase.request import CalculationRequest
 
+    if catalogue or cases:
+        from api.cases.schema import cases_schema
+        from api.catalogue.schema import catalogue_schema, schema_text
+
+        typer.echo(schema_text(catalogue_schema() if catalogue else cases_schema()), nl=False)
+        return
     typer.echo(
         dumps(
             {

@@ -119,12 +119,40 @@ def receipt_created() -> dict[int | str, dict[str, Any]]:
     }
 
 
+PROBLEM_409: dict[str, Any] = {  # a correction that moves a stored case (tests/api/http/test_writes.py, live)
+    "type": "urn:vigueur:problem:correction-moves-cases",
+    "title": "Correction moves cases",
+    "status": 409,
+    "detail": "nothing was recorded: the correction moves 1 stored case(s), 1 not accepted; read them and list "
+    "their ids in accept_moves to record it",
+    "errors": [{"field": "accept_moves", "message": "case cap-2021-natural-person moves and is not accepted"}],
+    "moved": [
+        {
+            "id": "cap-2021-natural-person",
+            "changes": [{"scheme": "bonus", "field": "amount", "before": "6000.00", "after": "6300.00"}],
+        }
+    ],
+}
+
+
 def admin_responses() -> dict[int | str, dict[str, Any]]:
     """The answers of ``POST /v1/admin/versions``."""
     out = responses("LoadReportOut", 401, 413, 415, 422)
     out[201] = {
         "description": "Recorded: the new revision supersedes the current one (Location: its revisions).",
         "content": {"application/json": {"example": examples.CORRECTION}},
+    }
+    out[409] = {
+        "description": (
+            "The correction moves stored regression cases that `accept_moves` does not list: nothing was "
+            "recorded; `moved` lists each moved case (id, and per change: scheme, field, before, after)."
+        ),
+        "content": {
+            "application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "example": PROBLEM_409,
+            }
+        },
     }
     out[404] = {
         "description": "Writes are off: VIGUEUR_ADMIN_TOKEN is not configured.",

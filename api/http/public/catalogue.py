@@ -407,6 +407,16 @@ class AdminVersionIn(BaseModel):
     reason: str = Field(
         min_length=1, max_length=1000, description="Why: recorded with the load (its origin)."
     )
+    accept_moves: list[str] = Field(
+        default_factory=list,
+        max_length=10_000,
+        description=(
+            "The ids of the stored regression cases this correction is accepted to move. The stored case corpus "
+            "is run with the catalogue before and after the correction; if a case's answer moves (amount, "
+            "eligible, version, status, paragraph, kept_by) and its id is not listed here, the correction is "
+            "refused with 409 and the moved cases (id, scheme, field, before → after). Default: none accepted."
+        ),
+    )
 
 
 class VersionChangeOut(BaseModel):

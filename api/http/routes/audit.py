@@ -15,6 +15,8 @@ from pydantic import ValidationError
 from sqlmodel import col, select
 
 from api.audit import receipts
+from api.cases.corrections import moved_json, moves_of_correction, not_accepted
+from api.cases.moves import Moved
 from api.catalogue import store
 from api.catalogue.diff import diff_versions
 from api.catalogue.tables import LoadRow, VersionRow
@@ -29,6 +31,7 @@ from legislation import Version
 from legislation.errors import CatalogueError, UnknownVersion
 
 router = APIRouter()
+MOVES_PROBLEM = "urn:vigueur:problem:correction-moves-cases"
 SUMMARY_CHARS = 160
 
 ReceiptPath = Annotated[
@@ -162,6 +165,9 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
     """A version folder's two files as JSON (``version_toml``, ``text``) and the ``reason``: validated by
     the loader's strict rules and against the catalogue as recorded (overlaps per article and per scheme,
     declared gaps), then recorded as a new revision that supersedes the current one — never an update.
+    Each parameter's value must be written in its quote (422 naming ``version_toml.parameters.<name>.value``).
+    The stored case corpus is run before and after: a correction that moves cases is refused (409, the moved
+    cases listed: id, scheme, field, before → after) unless ``accept_moves`` lists every moved case's id.
     201 with what was recorded; 200 when it equals the current revision (nothing written)."""
     try:
         given = AdminVersionIn.model_validate_json(body)
@@ -171,6 +177,7 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
     try:
         version = store.version_from_files(given.version_toml, given.text)
         report = store.record_correction(session, version, origin=f"POST /v1/admin/versions: {given.reason}", now=now)
+        _refuse_unaccepted_moves(moves_of_correction(session, report), given.accept_moves)
     except CatalogueError as exc:
         session.rollback()
         raise _refused(exc) from None
@@ -182,6 +189,22 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
     if not report.changed:
         return _json(doc, 200)
     return _json(doc, 201, {"Location": f"/v1/versions/{version.id}/revisions"})
+
+
+def _refuse_unaccepted_moves(moved: list[Moved], accepted: list[str]) -> None:
+    """409 when the correction moves a stored case that ``accept_moves`` does not list (nothing recorded)."""
+    if missing := not_accepted(moved, accepted):
+        raise ProblemError(
+            409,
+            "Correction moves cases",
+            type_=MOVES_PROBLEM,
+            detail=(
+                f"nothing was recorded: the correction moves {len(moved)} stored case(s), "
+                f"{len(missing)} not accepted; read them and list their ids in accept_moves to record it"
+            ),
+            errors=[{"field": "accept_moves", "message": f"case {i} moves and is not accepted"} for i in missing],
+            moved=[moved_json(m) for m in moved],
+        )
 
 
 def _refused(exc: CatalogueError) -> ProblemError:

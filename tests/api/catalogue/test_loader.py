@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from api.catalogue.loader import DEFAULT_VERSIONS_DIR, load_catalogue
+from api.catalogue.loader import DEFAULT_VERSIONS_DIR, MAX_TEXT_BYTES, load_catalogue
 from legislation import CatalogueError, Scheme
 
 REFERENCE = "D251-7.2020-06-01"
@@ -46,8 +47,9 @@ def test_unknown_key_is_named(tree: Path) -> None:
 
 
 def test_unknown_key_in_a_parameter_is_named(tree: Path) -> None:
-    edit(tree, 'l_cap = { value = "900",', 'l_cap = { unit = "EUR", value = "900",')
-    assert load_error(tree).field == "parameters.l_cap.unit"
+    edit(tree, 'l_cap = { value = "900",', 'l_cap = { currency = "EUR", value = "900",')
+    err = load_error(tree)
+    assert err.field == "parameters.l_cap.currency" and "allowed: paragraph, quote, unit, value" in str(err)
 
 
 def test_missing_source_is_an_error(tree: Path) -> None:
@@ -70,7 +72,7 @@ def test_unregistered_calculator(tree: Path) -> None:
 
 
 def test_parameter_the_calculator_needs_is_missing(tree: Path) -> None:
-    edit(tree, 'l_cap = { value = "900", paragraph = "4° b)", quote = "b) 900 euros." }\n', "")
+    edit(tree, 'l_cap = { value = "900", unit = "euro", paragraph = "4° b)", quote = "b) 900 euros." }\n', "")
     assert load_error(tree).field == "parameters.l_cap"
 
 
@@ -164,3 +166,82 @@ def test_every_text_on_file_is_verbatim_utf8_without_added_newline() -> None:
             raw = (folder / "text.txt").read_bytes()
             raw.decode("utf-8")
             assert not raw.endswith(b"\n\n"), folder.name
+
+
+# -- every number proved against its text (issue 9) ----------------------------------------------------
+
+
+def test_a_value_that_contradicts_its_quote_is_refused(tree: Path) -> None:
+    edit(tree, 'ev_cap_natural = { value = "7000"', 'ev_cap_natural = { value = "7500"')
+    err = load_error(tree)
+    assert err.path.endswith(f"{REFERENCE}/version.toml")
+    assert err.field == "parameters.ev_cap_natural.value"
+    assert "7500" in str(err) and "dans la limite de 7 000 euros" in str(err)
+
+
+def test_a_rate_must_be_written_as_its_percentage(tree: Path) -> None:
+    edit(tree, 'l_rate = { value = "0.27"', 'l_rate = { value = "0.28"')
+    err = load_error(tree)
+    assert err.field == "parameters.l_rate.value" and "28 %" in str(err)
+
+
+def test_the_unit_is_required_and_from_the_closed_set(tree: Path) -> None:
+    edit(tree, 'l_cap = { value = "900", unit = "euro",', 'l_cap = { value = "900",')
+    assert load_error(tree).field == "parameters.l_cap.unit"
+    edit(tree, 'l_cap = { value = "900",', 'l_cap = { value = "900", unit = "EUR",')
+    err = load_error(tree)
+    assert err.field == "parameters.l_cap.unit" and "'euro'" in str(err)
+
+
+def test_a_wrong_unit_is_caught_by_the_number_check(tree: Path) -> None:
+    edit(tree, 'l_cap = { value = "900", unit = "euro",', 'l_cap = { value = "900", unit = "month",')
+    assert load_error(tree).field == "parameters.l_cap.value"
+
+
+def test_every_parameter_on_file_is_written_in_its_quote() -> None:
+    catalogue = load_catalogue()
+    parameters = [p for v in catalogue.versions.values() for p in v.parameters.values()]
+    assert len(parameters) >= 100 and all(p.unit for p in parameters)
+
+
+# -- the versions tree holds regular files only, texts of bounded size (issue 10) ----------------------
+
+
+def test_a_text_that_is_a_symbolic_link_is_refused(tree: Path) -> None:
+    text = tree / REFERENCE / "text.txt"
+    copy = tree / "elsewhere.txt"
+    copy.write_bytes(text.read_bytes())  # the same words: only the link is wrong
+    text.unlink()
+    text.symlink_to(copy)
+    err = load_error(tree)
+    assert err.path == str(text) and "symbolic link" in str(err)
+
+
+def test_a_link_to_proc_environ_is_refused(tree: Path) -> None:
+    text = tree / REFERENCE / "text.txt"
+    text.unlink()
+    text.symlink_to("/proc/self/environ")
+    err = load_error(tree)
+    assert err.path == str(text) and "symbolic link" in str(err)
+
+
+def test_a_version_folder_that_is_a_link_is_refused(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    outside = tmp_path_factory.mktemp("outside") / REFERENCE
+    (tree / REFERENCE).rename(outside)
+    (tree / REFERENCE).symlink_to(outside, target_is_directory=True)
+    err = load_error(tree)
+    assert err.path == str(tree / REFERENCE) and "symbolic link" in str(err)
+
+
+def test_a_special_file_in_the_tree_is_refused(tree: Path) -> None:
+    fifo = tree / REFERENCE / "notes.fifo"
+    os.mkfifo(fifo)
+    err = load_error(tree)
+    assert err.path == str(fifo) and "regular file" in str(err)
+
+
+def test_a_text_above_the_cap_is_refused(tree: Path) -> None:
+    text = tree / REFERENCE / "text.txt"
+    text.write_bytes(text.read_bytes() + b" " * MAX_TEXT_BYTES)
+    err = load_error(tree)
+    assert err.path == str(text) and f"larger than {MAX_TEXT_BYTES} bytes" in str(err)

@@ -30,7 +30,13 @@ def lowered_cap(tmp_path: Path) -> Path:
     toml = changed / "D251-7.2020-06-01" / "version.toml"
     text = toml.read_text(encoding="utf-8")
     assert 'ev_cap_natural = { value = "7000"' in text
-    toml.write_text(text.replace('ev_cap_natural = { value = "7000"', 'ev_cap_natural = { value = "6000"'), "utf-8")
+    # the value and the words that say it (text and quotes): the loader proves each number against its quote
+    text = text.replace('ev_cap_natural = { value = "7000"', 'ev_cap_natural = { value = "6000"')
+    toml.write_text(text.replace("dans la limite de 7 000 euros", "dans la limite de 6 000 euros"), "utf-8")
+    words = changed / "D251-7.2020-06-01" / "text.txt"
+    words.write_bytes(
+        words.read_bytes().replace(b"dans la limite de 7 000 euros", b"dans la limite de 6 000 euros")
+    )
     return changed
 
 

@@ -134,9 +134,7 @@ def test_no_token_or_a_wrong_one_is_401_and_writes_nothing(
             {"authorization": token},
         ):
             for method in route.methods:
-                answer = client.request(
-                    method, _path(route, "0" * 32), content=json.dumps(body), headers=headers
-                )
+                answer = client.request(method, _path(route, "0" * 32), content=json.dumps(body), headers=headers)
                 assert answer.status_code == 401, (route.path, headers, answer.text)
                 assert answer.headers["www-authenticate"].startswith("Bearer")
                 assert token not in answer.text
@@ -177,16 +175,11 @@ def test_a_correction_through_the_api_supersedes_and_known_at_still_gives_the_ol
     _only_appended_and_closed(before, after)
     with freeze_time("2024-06-01T00:00:00Z"):
         # 27 % × 32 000 = 8 640 € > cap: the cap, 6 000 € as known before, 6 300 € after.
-        assert (
-            post(client, with_known_at("/v1/calculate", "2024-04-30T00:00:00Z")).json()["total_amount"]
-            == "6000.00"
-        )
+        assert post(client, with_known_at("/v1/calculate", "2024-04-30T00:00:00Z")).json()["total_amount"] == "6000.00"
         assert post(client, "/v1/calculate").json()["total_amount"] == "6300.00"
         replay = client.post(f"/v1/receipts/{receipt_id}/replay").json()
         revisions = client.get(f"/v1/versions/{SUCCESSOR}/revisions").json()["revisions"]
-    assert (
-        replay["same_revisions"]["total_amount"] == "6000.00" and replay["today"]["total_amount"] == "6300.00"
-    )
+    assert replay["same_revisions"]["total_amount"] == "6000.00" and replay["today"]["total_amount"] == "6300.00"
     assert revisions[1]["recorded_by"]["origin"].endswith("(JORF erratum)")
 
 
@@ -223,12 +216,7 @@ def test_the_same_content_again_records_nothing(
         # Its valid period would overlap the reference version [2020-06-01, 2021-01-21) of D. 251-7.
         (
             lambda b: (
-                b
-                | {
-                    "version_toml": b["version_toml"].replace(
-                        "valid_from = 2021-01-21", "valid_from = 2020-12-01"
-                    )
-                }
+                b | {"version_toml": b["version_toml"].replace("valid_from = 2021-01-21", "valid_from = 2020-12-01")}
             ),
             "version_toml.valid_from",
             "overlaps",
@@ -240,9 +228,7 @@ def test_the_same_content_again_records_nothing(
         ),
         (lambda b: b | {"version_toml": "id = "}, "version_toml", "not valid TOML"),
         (
-            lambda b: (
-                b | {"version_toml": b["version_toml"].replace(f'id = "{SUCCESSOR}"', 'id = "../../etc"')}
-            ),
+            lambda b: b | {"version_toml": b["version_toml"].replace(f'id = "{SUCCESSOR}"', 'id = "../../etc"')},
             "version_toml.id",
             "is not a version id",
         ),
@@ -259,12 +245,7 @@ def test_the_same_content_again_records_nothing(
         # Moving its start leaves days between the reference and it: an undeclared gap.
         (
             lambda b: (
-                b
-                | {
-                    "version_toml": b["version_toml"].replace(
-                        "valid_from = 2021-01-21", "valid_from = 2021-02-01"
-                    )
-                }
+                b | {"version_toml": b["version_toml"].replace("valid_from = 2021-01-21", "valid_from = 2021-02-01")}
             ),
             "version_toml",
             "undeclared gap",
@@ -349,3 +330,82 @@ def test_no_endpoint_and_no_method_changes_or_deletes_history(
     for table in ("catalogue_load", "version_revision", "declared_gap", "legal_text", "source"):
         assert after[table] == before[table], table
     assert client.get(f"/v1/receipts/{receipt_id}").content == receipt
+
+
+# -- every number proved against its text; the stored case corpus guards a correction (issue 9) ----------
+
+
+def test_a_correction_whose_value_contradicts_its_quote_is_refused(
+    client: TestClient, engine: Engine, fixture_tree: Path, token: str
+) -> None:
+    body = correction(fixture_tree)
+    body["version_toml"] = body["version_toml"].replace('value = "6300"', 'value = "7500"')
+    before = snapshot(engine)
+    answer = admin_post(client, body)
+    assert answer.status_code == 422, answer.text
+    doc = answer.json()
+    assert doc["errors"][0]["field"] == "version_toml.parameters.ev_cap_natural.value", doc
+    assert "ev_cap_natural" in doc["errors"][0]["message"] and "6 300 euros" in doc["errors"][0]["message"]
+    assert snapshot(engine) == before
+
+
+STORED_CASE = f"""
+cases:
+  - id: cap-2021-natural-person
+    title: Electric car, 32 000 €, natural person, 2021-03-01
+    source: {{paragraph: "C. énergie, art. D. 251-7, 1°"}}
+    request: {json.dumps(REQUEST)}
+    expected:
+      bonus: {{amount: "6000.00", eligible: true, version_id: {SUCCESSOR}}}
+    notes: 27 % × 32 000 = 8 640 > 6 000 → 6 000.
+"""
+
+
+def _store_case(engine: Engine) -> None:
+    from sqlmodel import Session
+
+    from api.cases.store import import_cases, parse_case_text
+
+    with Session(engine) as session:
+        import_cases(session, parse_case_text(STORED_CASE, "cases.yaml"), "test")
+        session.commit()
+
+
+def test_a_correction_that_moves_a_stored_case_is_refused_unless_accepted(
+    client: TestClient, engine: Engine, fixture_tree: Path, token: str
+) -> None:
+    _store_case(engine)
+    before = snapshot(engine)
+    answer = admin_post(client, correction(fixture_tree))
+    assert answer.status_code == 409, answer.text
+    doc = answer.json()
+    assert doc["type"] == "urn:vigueur:problem:correction-moves-cases"
+    assert doc["moved"] == [
+        {
+            "id": "cap-2021-natural-person",
+            "changes": [{"scheme": "bonus", "field": "amount", "before": "6000.00", "after": "6300.00"}],
+        }
+    ]
+    assert doc["errors"] == [
+        {"field": "accept_moves", "message": "case cap-2021-natural-person moves and is not accepted"}
+    ]
+    assert snapshot(engine) == before
+    wrong = admin_post(client, correction(fixture_tree) | {"accept_moves": ["another-case"]})
+    assert wrong.status_code == 409 and snapshot(engine) == before
+    accepted = admin_post(client, correction(fixture_tree) | {"accept_moves": ["cap-2021-natural-person"]})
+    assert accepted.status_code == 201, accepted.text
+
+
+def test_a_correction_that_moves_no_stored_case_needs_no_acceptance(
+    client: TestClient, engine: Engine, fixture_tree: Path, token: str
+) -> None:
+    _store_case(engine)
+    # a metadata-only correction (how sure the period is): no answer moves
+    meta = (fixture_tree / SUCCESSOR / "version.toml").read_text(encoding="utf-8")
+    body = {
+        "version_toml": meta.replace('period_confidence = "confirmed"', 'period_confidence = "likely"', 1),
+        "text": (fixture_tree / SUCCESSOR / "text.txt").read_text(encoding="utf-8"),
+        "reason": "period reviewed",
+    }
+    answer = admin_post(client, body)
+    assert answer.status_code == 201, answer.text
