@@ -18,7 +18,6 @@ import hashlib
 import json
 import uuid
 from datetime import datetime
-from importlib import metadata
 from typing import Any
 
 from sqlmodel import Session
@@ -29,6 +28,7 @@ from api.catalogue.store import KnownCatalogue, StoreIntegrityError
 from api.catalogue.tables import LoadRow, ReceiptRow
 from api.purchase.render import calculate_document
 from api.purchase.request import dumps, parse_request
+from api.versioning import catalogue_commit, code_commit, software_version
 from legislation import Catalogue
 
 RECEIPT_ID_LENGTH = 32
@@ -38,13 +38,6 @@ class UnknownReceipt(Exception):
     def __init__(self, receipt_id: str) -> None:
         super().__init__(f"no receipt with id {receipt_id!r}")
         self.receipt_id = receipt_id
-
-
-def software_version() -> str:
-    try:
-        return metadata.version("vigueur")
-    except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree not installed
-        return "unknown"
 
 
 def sha256(text: str) -> str:
@@ -87,7 +80,7 @@ def record(
         revisions.append(
             {"version_id": version_id, "revision_id": row.revision_id, "version_hash": row.content_hash}
         )
-    text = canonical_request(request)  # never the raw body: a receipt is kept for good (api/receipt_policy.py)
+    text = canonical_request(request)  # never the raw body: a receipt is kept for good (api/audit/policy.py)
     receipt = ReceiptRow(
         receipt_id=uuid.uuid4().hex,
         created_at=now,
@@ -100,6 +93,8 @@ def record(
         response_hash=sha256(response),
         revisions=revisions,
         software_version=software_version(),
+        code_commit=code_commit(),
+        catalogue_commit=catalogue_commit(),
     )
     session.add(receipt)
     session.commit()
@@ -130,6 +125,8 @@ def document(session: Session, receipt: ReceiptRow) -> dict[str, Any]:
         "request_hash": receipt.request_hash,
         "response_hash": receipt.response_hash,
         "software_version": receipt.software_version,
+        "code_commit": receipt.code_commit,
+        "catalogue_commit": receipt.catalogue_commit,
         "request": json.loads(receipt.request),
         "response": json.loads(receipt.response),
         "links": links(receipt.receipt_id),

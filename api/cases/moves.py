@@ -95,12 +95,12 @@ def moved_command(
     json_report: Annotated[Path | None, typer.Option("--json", help="Write the moved cases as JSON here.")] = None,
 ) -> None:
     """List the cases whose answer a change of the catalogue moves (before → after); exit 1 if any."""
-    from rich.console import Console
     from rich.table import Table
 
     from api.cases.files import CaseFileError, load_cases
+    from api.terminal import console
 
-    out, err = Console(highlight=False), Console(stderr=True, highlight=False)
+    out, err = console(), console(stderr=True)
     try:
         cases = load_cases(paths)
     except CaseFileError as exc:

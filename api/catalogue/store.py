@@ -20,7 +20,7 @@ import threading
 import tomllib
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +31,7 @@ from sqlmodel import Session, col, select
 
 from api.catalogue import codec
 from api.catalogue.db import create_tables, write_lock
+from api.catalogue.hashing import legacy_version_hash
 from api.catalogue.loader import DEFAULT_VERSIONS_DIR, check_catalogue, load_catalogue, load_version
 from api.catalogue.tables import ClauseRow, GapRow, LoadRow, ParameterRow, SourceRow, TextRow, VersionRow
 from legislation import Catalogue, Source, Version
@@ -599,6 +600,8 @@ def _version(
         "notes": row.notes,
     }
     version = codec.version_from_json(doc)
+    if version.content_hash != row.content_hash and legacy_version_hash(version, row.text.encode()) == row.content_hash:
+        version = replace(version, content_hash=row.content_hash)  # recorded before RFC 8785 hashes: kept
     if version.content_hash != row.content_hash:
         raise StoreIntegrityError(
             f"revision {row.revision_id} of {row.version_id} rebuilds to {version.content_hash}, "

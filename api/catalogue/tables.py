@@ -227,6 +227,8 @@ class ReceiptRow(SQLModel, table=True):
     response_hash: str
     revisions: list[dict[str, Any]] = _json_list()
     software_version: str
+    code_commit: str | None = None  # git commit of the code (api/versioning.py); null before migration 0004
+    catalogue_commit: str | None = None  # last git commit of versions/
 
 
 CATALOGUE_TABLES = (LoadRow, TextRow, SourceRow, VersionRow, ParameterRow, ClauseRow, GapRow)

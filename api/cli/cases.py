@@ -69,11 +69,10 @@ def run(
     ] = None,
 ) -> None:
     """Run every case; print a summary per version and each failure with the steps; exit 1 on any failure."""
-    from rich.console import Console
-
     from api.cases.files import CaseFileError, load_cases
+    from api.terminal import console
 
-    out, err = Console(highlight=False), Console(stderr=True, highlight=False)
+    out, err = console(), console(stderr=True)
     try:
         cases = load_cases(paths)
     except CaseFileError as exc:
@@ -187,7 +186,7 @@ def import_command(
         str | None,
         typer.Option(
             "--database-url",
-            help="Default: $DATABASE_URL, else the SQLite file ./vigueur.db. PostgreSQL: postgresql://user@host/db.",
+            help="Default: as `vigueur db path` ($VIGUEUR_DATABASE_URL, $DATABASE_URL, the user's data directory).",
         ),
     ] = None,
     prune: Annotated[

@@ -1,10 +1,11 @@
-"""`vigueur load`, `vigueur serve`, `vigueur db upgrade|current`, `vigueur receipts show|replay`: the
-catalogue into the database, the HTTP API over it, the schema, and the receipts; `vigueur versions`,
-`vigueur show` and `vigueur schema`: the catalogue folder.
+"""`vigueur load`, `vigueur serve`, `vigueur db upgrade|current|path`, `vigueur receipts show|replay`: the
+catalogue into the database, the HTTP API over it, the schema, and the receipts.
 
 Exit codes (as the rest of the CLI): 0 success; 3 the ``versions/`` tree is invalid (the database is left
-as it was); 4 unknown receipt; 5 the database does not answer; 6 a store integrity check failed (rows no
-longer rebuild into what was recorded).
+as it was); 4 unknown receipt, or nothing known at ``--known-at``; 5 cannot connect to the database; 6 a store
+integrity check failed (rows no longer rebuild into what was recorded); 7 the database holds no catalogue;
+8 `load --history` without git or without the repository's .git folder.
+Errors are problem documents on standard error.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from api.cli import options
+from api.cli import database
+from api.cli.database import DatabaseUrl, cannot_connect, settings_for
+from api.cli.options import fail_with
 from api.output import dumps
-from api.settings import Settings, normalize_database_url, redact_database_url
-from legislation import Scheme
-from legislation.errors import CatalogueError, UnknownVersion
+from api.problem_types import problem, problem_type
+from api.settings import DATABASE_URL_VARIABLES, Settings, redact_database_url
+from api.versioning import software_version
+from legislation.errors import CatalogueError
 
 if TYPE_CHECKING:
     from api.catalogue.store import LoadReport
@@ -37,24 +41,25 @@ VersionsDir = Annotated[
         help="The catalogue folder (default: $VIGUEUR_VERSIONS_DIR, else the repository's versions/).",
     ),
 ]
-DatabaseUrl = Annotated[
-    str | None,
+
+
+def _settings(database_url: str | None, versions_dir: Path | None, *, writes: bool = True) -> Settings:
+    return settings_for(database_url, versions_dir, writes=writes)
+
+
+History = Annotated[
+    bool,
     typer.Option(
-        "--database-url",
-        help="Default: $DATABASE_URL, else the SQLite file ./vigueur.db. PostgreSQL: postgresql://user@host/db.",
+        "--history",
+        help=(
+            "First replay the catalogue's own history from the repository's git log: each commit that changed "
+            "versions/ becomes a load recorded at its commit time (idempotent), so --known-at works from the start."
+        ),
     ),
 ]
 
 
-def _settings(database_url: str | None, versions_dir: Path | None) -> Settings:
-    env = Settings.from_env()
-    return Settings(
-        database_url=normalize_database_url(database_url) if database_url else env.database_url,
-        versions_dir=versions_dir or env.versions_dir,
-    )
-
-
-def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None) -> None:
+def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None, history: History = False) -> None:
     """Load versions/ into the database in one transaction: all or nothing; the same tree twice: nothing."""
     from sqlalchemy import exc as sa_exc
 
@@ -63,22 +68,63 @@ def load(versions_dir: VersionsDir = None, database_url: DatabaseUrl = None) -> 
 
     settings = _settings(database_url, versions_dir)
     engine = make_engine(settings.database_url)
+    replayed: list[dict[str, object]] = []
     try:
+        if history:
+            replayed = _replay_history(engine, settings.versions_dir)
         report = load_into(engine, settings.versions_dir)
     except CatalogueError as exc:
-        typer.echo(f"invalid catalogue, the database was not changed: {exc}", err=True)
-        raise typer.Exit(3) from None
+        detail = f"invalid catalogue, the database was not changed: {exc}"
+        fail_with(problem(422, "Invalid catalogue", detail=detail), 3)
     except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-        typer.echo(
-            f"database {redact_database_url(settings.database_url)} does not answer: "
-            f"{str(exc).splitlines()[0]}",
-            err=True,
-        )
-        raise typer.Exit(5) from None
+        cannot_connect(settings, exc)
     finally:
         engine.dispose()
     typer.echo(readable_report(report), err=True, nl=False)
-    typer.echo(dumps({"database": redact_database_url(settings.database_url)} | report.to_json()), nl=False)
+    extra = {"history": replayed} if history else {}
+    typer.echo(dumps({"database": redact_database_url(settings.database_url)} | report.to_json() | extra), nl=False)
+
+
+def _replay_history(engine: Any, versions_dir: Path | None) -> list[dict[str, object]]:
+    from api.catalogue.history import HistoryUnavailable, replay
+
+    try:
+        done = replay(engine, versions_dir)
+    except HistoryUnavailable as exc:
+        fail_with(
+            problem(
+                422,
+                "History unavailable",
+                type_=problem_type("history-unavailable"),
+                detail=f"{exc}; `vigueur load` without --history loads the tree as it is now",
+            ),
+            8,
+        )
+    for r in done:
+        load = f" (load {r.load_id})" if r.load_id is not None else ""
+        why = f": {r.reason}" if r.reason else ""
+        typer.echo(f"history {r.commit[:12]} {r.committed_at.isoformat()} {r.outcome}{load}{why}", err=True)
+    return [r.to_json() for r in done]
+
+
+def _catalogue_state(report: LoadReport | None) -> str:
+    if report is None:
+        return "on file (loaded before)"
+    counts = report.to_json()["counts"]
+    return f"loaded now: {counts['added']} versions new, {counts['superseded']} superseded, load {report.load_id}"
+
+
+def banner(host: str, port: int, database: str, catalogue: str, workers: int) -> str:
+    """What `vigueur serve` says before uvicorn starts: where, on which database, which catalogue, the docs."""
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}"
+    rows = [
+        ("API", f"{url}/  ({workers} worker{'s' if workers > 1 else ''})"),
+        ("docs", f"{url}/docs  (and /redoc, /openapi.json)"),
+        ("database", database),
+        ("catalogue", catalogue),
+    ]
+    return "vigueur " + software_version() + "\n" + "".join(f"  {k:<10} {v}\n" for k, v in rows)
 
 
 def readable_report(report: LoadReport) -> str:
@@ -127,31 +173,25 @@ def serve(
     from api.http.server import NoDelayHTTPProtocol
 
     settings = _settings(database_url, versions_dir)
-    os.environ["DATABASE_URL"] = settings.database_url  # the workers read their settings from the environment
+    for name in DATABASE_URL_VARIABLES:  # the workers read their settings from the environment
+        os.environ[name] = settings.database_url
     if settings.versions_dir is not None:
         os.environ["VIGUEUR_VERSIONS_DIR"] = str(settings.versions_dir)
     where = redact_database_url(settings.database_url)
     engine = make_engine(settings.database_url)
     try:
         report = ensure_loaded(engine, settings.versions_dir)
-        state = (
-            "catalogue loaded: " + dumps(report.to_json()["counts"]).replace("\n", " ")
-            if report
-            else "catalogue on file"
-        )
-        typer.echo(f"vigueur: database {where}, {state}", err=True)
+        state = _catalogue_state(report)
     except CatalogueError as exc:
-        typer.echo(f"invalid catalogue, not serving: {exc}", err=True)
-        raise typer.Exit(3) from None
+        fail_with(problem(500, "Invalid catalogue", detail=f"invalid catalogue, not serving: {exc}"), 3)
     except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-        typer.echo(
-            f"vigueur: database {where} does not answer ({str(exc).splitlines()[0]}); serving anyway, "
-            "/readyz and the catalogue endpoints answer 503 until it does",
-            err=True,
+        state = (
+            f"cannot connect ({str(exc).splitlines()[0]}); serving anyway, /readyz and the catalogue "
+            "endpoints answer 503 until it answers"
         )
     finally:
         engine.dispose()
-    typer.echo(f"vigueur: API on http://{host}:{port}/  (docs: http://{host}:{port}/docs)", err=True)
+    typer.echo(banner(host, port, where, state, workers), err=True, nl=False)
     # A worker imports the whole app before it answers the supervisor's health check: on a busy machine that
     # takes longer than uvicorn's 5 s default, and the supervisor would kill it while it starts.
     # http: uvicorn's protocol with TCP_NODELAY on each connection, which --workers N leaves off otherwise (a
@@ -186,12 +226,15 @@ def db_upgrade(database_url: DatabaseUrl = None) -> None:
         with engine.connect() as connection:
             after = current_revisions(connection)
     except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-        _unreachable(settings, exc)
+        cannot_connect(settings, exc)
     finally:
         engine.dispose()
     where = redact_database_url(settings.database_url)
     state = "already at" if tuple(before) == after else f"upgraded from {', '.join(before) or 'empty'} to"
     typer.echo(f"database {where}: {state} {', '.join(after)} (head)")
+
+
+db_app.command("path")(database.path)
 
 
 @db_app.command("current")
@@ -201,25 +244,17 @@ def db_current(database_url: DatabaseUrl = None) -> None:
 
     from api.catalogue.db import current_revisions, head_revisions, make_engine
 
-    settings = _settings(database_url, None)
+    settings = _settings(database_url, None, writes=False)
     engine = make_engine(settings.database_url)
     try:
         with engine.connect() as connection:
             current = current_revisions(connection)
     except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-        _unreachable(settings, exc)
+        cannot_connect(settings, exc)
     finally:
         engine.dispose()
     head = head_revisions()
     typer.echo(dumps({"current": list(current), "head": list(head), "up_to_date": current == head}), nl=False)
-
-
-def _unreachable(settings: Settings, exc: Exception) -> None:
-    typer.echo(
-        f"database {redact_database_url(settings.database_url)} does not answer: {str(exc).splitlines()[0]}",
-        err=True,
-    )
-    raise typer.Exit(5)
 
 
 # -- vigueur receipts ------------------------------------------------------------------------------
@@ -251,38 +286,34 @@ def receipts_replay(receipt_id: ReceiptId, database_url: DatabaseUrl = None) -> 
 
 
 def _with_receipt(database_url: str | None, receipt_id: str, fn: Any) -> Any:
-    from sqlalchemy import exc as sa_exc
-    from sqlmodel import Session
-
     from api.audit import receipts
-    from api.catalogue.db import make_engine
     from api.catalogue.store import StoreIntegrityError
+    from api.cli.database import reading
 
-    settings = _settings(database_url, None)
-    engine = make_engine(settings.database_url)
-    try:
-        with Session(engine) as session:
+    with reading(database_url) as session:
+        try:
             return fn(session, receipts.get(session, receipt_id))
-    except receipts.UnknownReceipt as exc:
-        typer.echo(
-            dumps(
-                {
-                    "type": "about:blank",
-                    "title": "Unknown receipt",
-                    "status": 404,
-                    "errors": [{"field": "receipt_id", "message": str(exc)}],
-                }
-            ),
-            nl=False,
-        )
-        raise typer.Exit(4) from None
-    except StoreIntegrityError as exc:
-        typer.echo(f"store integrity check failed: {exc}", err=True)
-        raise typer.Exit(6) from None
-    except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-        _unreachable(settings, exc)
-    finally:
-        engine.dispose()
+        except receipts.UnknownReceipt as exc:
+            fail_with(
+                problem(
+                    404,
+                    "Unknown receipt",
+                    type_=problem_type("unknown-receipt"),
+                    detail=str(exc),
+                    errors=[{"field": "receipt_id", "message": "no such receipt"}],
+                ),
+                4,
+            )
+        except StoreIntegrityError as exc:
+            fail_with(
+                problem(
+                    500,
+                    "Store integrity check failed",
+                    type_=problem_type("store-integrity"),
+                    detail=f"rows of the catalogue no longer rebuild into what was recorded: {exc}",
+                ),
+                6,
+            )
 
 
 # -- vigueur calculate --receipt / --known-at -------------------------------------------------------
@@ -298,142 +329,16 @@ def calculate_from_database(
 ) -> str:
     """``compute(catalogue)`` with the catalogue of the database (as known at ``known_at``), as JSON text;
     with ``receipt``, the receipt is recorded and its id printed on standard error."""
-    from sqlalchemy import exc as sa_exc
-    from sqlmodel import Session
-
     from api.audit import receipts
-    from api.catalogue.db import make_engine, migrate
-    from api.catalogue.store import CatalogueNotLoaded, NothingKnownThen, read_known
-    from api.http.deps import parse_known_at
-    from api.http.problems import ProblemError
+    from api.cli.database import known_catalogue, parse_instant, reading
 
     now = datetime.now(UTC)
-    try:
-        instant = parse_known_at(known_at, now) if known_at is not None else None
-    except ProblemError as exc:
-        typer.echo(dumps(exc.document), nl=False)
-        raise typer.Exit(2) from None
-    settings = _settings(database_url, None)
-    engine = make_engine(settings.database_url)
-    try:
-        migrate(engine)
-        with Session(engine) as session:
-            known = read_known(session, instant)
-            text = dumps(compute(known.catalogue))
-            if receipt:
-                kept = receipts.record(session, known, raw, text, now=now)
-                typer.echo(f"receipt: {kept.receipt_id}", err=True)
-        return text
-    except NothingKnownThen as exc:
-        typer.echo(
-            dumps(
-                {
-                    "type": "about:blank",
-                    "title": "Nothing known then",
-                    "status": 404,
-                    "errors": [{"field": "known_at", "message": str(exc)}],
-                }
-            ),
-            nl=False,
-        )
-        raise typer.Exit(4) from None
-    except CatalogueNotLoaded as exc:
-        typer.echo(f"{exc}", err=True)
-        raise typer.Exit(5) from None
-    except (sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
-        _unreachable(settings, exc)
-        raise
-    finally:
-        engine.dispose()
-
-
-# -- vigueur versions / show / schema: the catalogue folder ------------------------------------------
-
-
-def versions(
-    scheme: Annotated[Scheme | None, typer.Option(help="Only this scheme.")] = None,
-    on: Annotated[str | None, typer.Option(help="The version in force on this date (YYYY-MM-DD).")] = None,
-    versions_dir: options.VersionsDir = None,
-) -> None:
-    """The timeline of each scheme, or the version in force on a date."""
-    from api.purchase.render import render_version, version_ref
-
-    catalogue = options.catalogue_from(versions_dir)
-    day = options.parse_day(on) if on else None
-    schemes = [scheme] if scheme else list(Scheme)
-    out = []
-    for s in schemes:
-        timeline = catalogue.timeline(s)
-        if day is None:
-            out.append(
-                {
-                    "scheme": s.value,
-                    "versions": [render_version(v, with_text=False) for v in timeline.versions],
-                    "gaps": [
-                        {"start": g.start.isoformat(), "end": g.end.isoformat(), "reason": g.reason}
-                        for g in timeline.gaps
-                    ],
-                }
-            )
-            continue
-        found = timeline.find(day)
-        before, after = timeline.nearest(day)
-        out.append(
-            {
-                "scheme": s.value,
-                "on": day.isoformat(),
-                "in_force": render_version(found, with_text=False) if found else None,
-                "message": None if found else f"no version of the {s.value} amounts on file for {day.isoformat()}",
-                "nearest_versions": None if found else {"before": version_ref(before), "after": version_ref(after)},
-            }
-        )
-    typer.echo(dumps({"schemes": out}), nl=False)
-
-
-def show(
-    version_id: Annotated[str, typer.Argument(help="A version id, e.g. D251-7.2020-06-01.")],
-    versions_dir: options.VersionsDir = None,
-) -> None:
-    """A version's metadata, source and verbatim text."""
-    from api.purchase.render import render_version
-
-    catalogue = options.catalogue_from(versions_dir)
-    try:
-        version = catalogue.get(version_id)
-    except UnknownVersion as exc:
-        options.fail(
-            404,
-            "Unknown version",
-            [{"field": "version_id", "message": f"{exc}; known: {', '.join(sorted(catalogue.versions))}"}],
-            4,
-        )
-        return
-    typer.echo(dumps(render_version(version)), nl=False)
-
-
-def schema(
-    catalogue: Annotated[
-        bool, typer.Option("--catalogue", help="The JSON Schema of versions/<id>/version.toml instead.")
-    ] = False,
-    cases: Annotated[bool, typer.Option("--cases", help="The JSON Schema of a regression case file instead.")] = False,
-) -> None:
-    """The JSON Schema of the request and of the responses (or of version.toml, or of a case file)."""
-    from api.purchase.models import CalculationResponse, ResolveResponse
-    from api.purchase.request import CalculationRequest
-
-    if catalogue or cases:
-        from api.cases.schema import cases_schema
-        from api.catalogue.schema import catalogue_schema, schema_text
-
-        typer.echo(schema_text(catalogue_schema() if catalogue else cases_schema()), nl=False)
-        return
-    typer.echo(
-        dumps(
-            {
-                "request": CalculationRequest.model_json_schema(),
-                "calculate_response": CalculationResponse.model_json_schema(),
-                "resolve_response": ResolveResponse.model_json_schema(),
-            }
-        ),
-        nl=False,
-    )
+    if known_at is not None:
+        parse_instant(known_at)  # a bad instant is told before the database is asked
+    with reading(database_url, migrate_first=receipt) as session:
+        known = known_catalogue(session, known_at)
+        text = dumps(compute(known.catalogue))
+        if receipt:
+            kept = receipts.record(session, known, raw, text, now=now)
+            typer.echo(f"receipt: {kept.receipt_id}", err=True)
+    return text

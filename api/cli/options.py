@@ -1,17 +1,19 @@
-"""The options, arguments and helpers the commands share: the catalogue folder, the request file, problem
-documents on standard output with their exit code."""
+"""The options, arguments and helpers the commands share: the catalogue folder, the request file, ``--json``,
+problem documents on standard error (the API's problem types, :mod:`api.problem_types`) with their exit code."""
 
 from __future__ import annotations
 
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from api.catalogue.loader import load_catalogue
 from api.output import dumps
+from api.problem_types import BLANK, problem
+from api.terminal import is_terminal
 from legislation import Catalogue
 from legislation.errors import CatalogueError
 
@@ -45,18 +47,33 @@ Receipt = Annotated[
 ]
 
 
-def fail(status: int, title: str, errors: list[dict[str, str]], code: int) -> None:
-    """Print an RFC 9457 problem document and exit with ``code``."""
-    typer.echo(dumps({"type": "about:blank", "title": title, "status": status, "errors": errors}), nl=False)
+JsonOut = Annotated[
+    bool,
+    typer.Option("--json", help="JSON (the API's body) even on a terminal; JSON is the default when piped."),
+]
+
+
+def fail(status: int, title: str, errors: list[dict[str, str]], code: int, *, type_: str = BLANK) -> NoReturn:
+    """Print an RFC 9457 problem document on standard error and exit with ``code``."""
+    fail_with(problem(status, title, type_=type_, errors=errors), code)
+
+
+def fail_with(document: dict[str, Any], code: int) -> NoReturn:
+    """Print ``document`` (a problem) on standard error, as the API's body, and exit with ``code``."""
+    typer.echo(dumps(document), nl=False, err=True)
     raise typer.Exit(code)
+
+
+def wants_json(json_flag: bool) -> bool:
+    """JSON when asked, or when standard output is not a terminal (a pipe, a file); tables otherwise."""
+    return json_flag or not is_terminal()
 
 
 def catalogue_from(versions_dir: Path | None) -> Catalogue:
     try:
         return load_catalogue(versions_dir)
     except CatalogueError as exc:
-        typer.echo(f"invalid catalogue: {exc}", err=True)
-        raise typer.Exit(3) from None
+        fail_with(problem(422, "Invalid catalogue", detail=f"invalid catalogue: {exc}"), 3)
 
 
 def read_raw(source: str | None) -> bytes:
@@ -79,14 +96,10 @@ def parse_raw(raw: bytes) -> CalculationRequest:
         return parse_request(raw)
     except RequestError as exc:
         fail(422, "Invalid request", exc.errors, 2)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
 
 def parse_day(value: str) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
         fail(422, "Invalid date", [{"field": "on", "message": f"{value!r} is not a date YYYY-MM-DD"}], 2)
-    raise AssertionError("unreachable")  # pragma: no cover
 

@@ -10,6 +10,7 @@ import typer
 from api.cli.catalogue import DatabaseUrl
 from api.cli.options import (
     Explain,
+    JsonOut,
     KnownAt,
     Receipt,
     RequestFile,
@@ -20,9 +21,8 @@ from api.cli.options import (
     read_raw,
     read_request,
 )
-from api.output import dumps
 from legislation import Catalogue
-from legislation.errors import InvalidDates
+from legislation.errors import InvalidDates, InvalidFacts
 
 if TYPE_CHECKING:
     from api.purchase.request import CalculationRequest
@@ -38,8 +38,9 @@ def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> d
         if kind == "calculate":
             return calculate_document(catalogue, request)
         return resolve_document(catalogue, request)
-    except InvalidDates as exc:
-        fail(422, "Invalid dates", [{"field": exc.field or "", "message": str(exc)}], 2)
+    except InvalidFacts as exc:
+        title = "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts"
+        fail(422, title, [{"field": exc.field or "", "message": str(exc)}], 2)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -51,10 +52,9 @@ def calculate(
     receipt: Receipt = False,
     known_at: KnownAt = None,
     database_url: DatabaseUrl = None,
+    as_json: JsonOut = False,
 ) -> None:
     """Compute the aid(s) for a purchase or lease: amount, version, paragraphs, clauses, claim deadline."""
-    from api.purchase.explain import explain_calculation
-
     if receipt or known_at is not None:
         from api.cli.catalogue import calculate_from_database
 
@@ -67,11 +67,10 @@ def calculate(
             receipt=receipt,
             database_url=database_url,
         )
-        typer.echo(explain_calculation(json.loads(text)) if explain else text, nl=False)
+        _print(json.loads(text), explain, as_json, "calculate")
         return
     catalogue = catalogue_from(versions_dir)
-    doc = _document("calculate", catalogue, read_request(request))
-    typer.echo(explain_calculation(doc) if explain else dumps(doc), nl=False)
+    _print(_document("calculate", catalogue, read_request(request)), explain, as_json, "calculate")
 
 
 def resolve(
@@ -80,10 +79,9 @@ def resolve(
     versions_dir: VersionsDir = None,
     known_at: KnownAt = None,
     database_url: DatabaseUrl = None,
+    as_json: JsonOut = False,
 ) -> None:
     """Which version applies to a purchase or lease, and which transitional clauses are open."""
-    from api.purchase.explain import explain_resolution
-
     if known_at is not None:
         from api.cli.catalogue import calculate_from_database
 
@@ -92,9 +90,21 @@ def resolve(
         text = calculate_from_database(
             raw, lambda c: _document("resolve", c, parsed), known_at=known_at, receipt=False, database_url=database_url
         )
-        typer.echo(explain_resolution(json.loads(text)) if explain else text, nl=False)
+        _print(json.loads(text), explain, as_json, "resolve")
         return
     catalogue = catalogue_from(versions_dir)
-    doc = _document("resolve", catalogue, read_request(request))
-    typer.echo(explain_resolution(doc) if explain else dumps(doc), nl=False)
+    _print(_document("resolve", catalogue, read_request(request)), explain, as_json, "resolve")
+
+
+def _print(doc: dict[str, Any], explain: bool, as_json: bool, kind: str) -> None:
+    """The trace with ``--explain``; else JSON (piped, ``--json``: the API's body) or tables on a terminal."""
+    from api.cli.browse import emit
+    from api.cli.tables import calculation, resolution
+
+    if explain:
+        from api.purchase.explain import explain_calculation, explain_resolution
+
+        typer.echo((explain_calculation if kind == "calculate" else explain_resolution)(doc), nl=False)
+        return
+    emit(doc, as_json, calculation if kind == "calculate" else resolution)
 

@@ -25,12 +25,14 @@ from api.catalogue import store
 from api.catalogue.db import make_engine
 from api.http import openapi as openapi_docs
 from api.http import problems
+from api.http.cors import ConfiguredCORS
 from api.http.routes import audit as audit_routes
 from api.http.routes import batch as batch_routes
 from api.http.routes import cases as case_routes
 from api.http.routes import purchase as purchase_routes
 from api.http.strict_body import refuse_duplicate_keys
-from api.settings import Settings, get_settings, redact_database_url
+from api.settings import Settings, create_data_dir, get_settings, redact_database_url
+from api.versioning import provenance, software_version
 from legislation.errors import CatalogueError
 
 log = logging.getLogger("vigueur.api")
@@ -62,6 +64,7 @@ TAGS = [
     {"name": "catalogue", "description": "The versions of the texts on file, in valid time."},
     {"name": "purchase", "description": "Resolution and calculation for one purchase or lease."},
     {"name": "audit", "description": "Receipts of calculations, and their replay."},
+    {"name": "cases", "description": "The regression case corpus stored in the database, and its runs."},
     {"name": "admin", "description": "Corrections (bearer token; off when VIGUEUR_ADMIN_TOKEN is unset)."},
     {"name": "operations", "description": "Liveness and readiness probes."},
 ]
@@ -73,6 +76,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         current = settings or get_settings()
+        create_data_dir(current.database_url)
+        provenance(current.versions_dir)  # git is asked once, at start-up, not while answering a receipt
         engine = make_engine(current.database_url)
         app.state.engine = engine
         try:
@@ -101,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="vigueur",
-        version="1.0.0",
+        version=software_version(),
         description=DESCRIPTION,
         openapi_tags=TAGS,
         lifespan=lifespan,
@@ -110,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dependencies=[Depends(refuse_duplicate_keys)],
     )
     problems.install(app)
+    app.add_middleware(ConfiguredCORS, settings=settings)
     app.include_router(purchase_routes.router)
     app.include_router(audit_routes.router)
     app.include_router(case_routes.router)

@@ -13,7 +13,7 @@ from api.http.examples import purchase as examples
 from api.http.openapi_contract import refine
 from api.http.public import catalogue as public
 from api.purchase.models import CalculationResponse, ResolveResponse
-from api.purchase.request import BuyerIn, CalculationRequest, VehicleIn
+from api.purchase.request import DECISIVE_DATE_RULES, BuyerIn, CalculationRequest, VehicleIn
 
 MODELS: dict[str, type[BaseModel]] = {
     "SchemesOut": public.SchemesOut,
@@ -58,18 +58,6 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     422: ("Invalid input: each failing field is named by its path.", "Problem", examples.PROBLEM_422),
     503: ("The database does not answer, or holds no catalogue yet.", "Problem", examples.PROBLEM_503),
 }
-
-# The resolver's first rule, stated in the schema: a purchase is decided by its invoice date, a lease by its
-# first rent (design.md, « The resolver », 1.). The order of the dates (no invoice before the order) is not
-# expressible in JSON Schema: it is answered 422 « Invalid dates ».
-DECISIVE_DATE_RULES = [
-    {
-        "if": {"properties": {"acquisition": {"const": kind}}, "required": ["acquisition"]},
-        "then": {"required": [field], "properties": {field: {"type": "string", "format": "date"}}},
-    }
-    for kind, field in (("purchase", "invoice_date"), ("lease", "first_rent_date"))
-]
-
 
 def responses(model: str, *statuses: int, db: bool = True) -> dict[int | str, dict[str, Any]]:
     """The documented answers of a route: its model with an example, and its problem documents."""

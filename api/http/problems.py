@@ -22,15 +22,12 @@ from api.catalogue.diff import DifferentArticles
 from api.catalogue.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
 from api.http.openapi_contract import STORAGE_FULL_DETAIL, STORAGE_FULL_TYPE
 from api.http.storage_errors import BODY_NOT_JSON, BODY_NOT_PARSED, allowed_methods, is_storage_full
+from api.problem_types import problem, problem_type
 from api.purchase.request import RequestError, dumps
-from legislation.errors import InvalidDates, UnknownVersion
+from legislation.errors import InvalidDates, InvalidFacts, UnknownVersion
 
 MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("vigueur.api")
-
-
-def problem_type(name: str) -> str:
-    return f"urn:vigueur:problem:{name}"
 
 
 class ProblemError(Exception):
@@ -53,24 +50,6 @@ class ProblemError(Exception):
         self.headers = headers
 
 
-def problem(
-    status: int,
-    title: str,
-    *,
-    type_: str = "about:blank",
-    detail: str | None = None,
-    errors: list[dict[str, str]] | None = None,
-    **extensions: Any,
-) -> dict[str, Any]:
-    """A problem document; its keys are in the order the CLI prints them (type, title, status, …)."""
-    doc: dict[str, Any] = {"type": type_, "title": title, "status": status}
-    if detail is not None:
-        doc["detail"] = detail
-    if errors is not None:
-        doc["errors"] = errors
-    return doc | extensions
-
-
 def problem_response(doc: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
     return Response(dumps(doc), status_code=doc["status"], media_type=MEDIA_TYPE, headers=headers)
 
@@ -79,7 +58,7 @@ def install(app: FastAPI) -> None:
     """Register the handlers that turn every exception into a problem document."""
     app.add_exception_handler(ProblemError, _problem_error)
     app.add_exception_handler(RequestError, _request_error)
-    app.add_exception_handler(InvalidDates, _invalid_dates)
+    app.add_exception_handler(InvalidFacts, _invalid_dates)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(UnknownVersion, _unknown_version)
@@ -109,17 +88,19 @@ async def _request_error(_: Request, exc: Exception) -> Response:
 
 
 async def _invalid_dates(_: Request, exc: Exception) -> Response:
-    assert isinstance(exc, InvalidDates)
+    assert isinstance(exc, InvalidFacts)
     return problem_response(
-        problem(422, "Invalid dates", errors=[{"field": exc.field or "", "message": str(exc)}])
+        problem(
+            422,
+            "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts",
+            errors=[{"field": exc.field or "", "message": str(exc)}],
+        )
     )
 
 
 async def _validation_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    errors = [
-        {"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()
-    ]
+    errors = [{"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()]
     return problem_response(problem(422, "Invalid request", errors=errors))
 
 
@@ -137,9 +118,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     headers = dict(exc.headers or {})
     if exc.status_code == 405:
         headers["Allow"] = allowed_methods(request)
-    title = (
-        HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
-    )
+    title = HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
     detail = exc.detail if isinstance(exc.detail, str) and exc.detail != title else None
     return problem_response(problem(exc.status_code, title, detail=detail), headers)
 

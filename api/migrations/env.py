@@ -2,8 +2,8 @@
 
 The database is, in this order: the connection handed by :func:`api.catalogue.db.migrate` (``vigueur db upgrade``,
 start-up of ``vigueur load|serve``), the ``sqlalchemy.url`` option (``alembic -x``-less offline scripts), or
-``DATABASE_URL`` (default: the SQLite file ``./vigueur.db``), as ``alembic upgrade head`` from the
-repository's root reads it.
+``VIGUEUR_DATABASE_URL`` or ``DATABASE_URL`` (default: ``vigueur.db`` in the user data directory), as
+``alembic upgrade head`` from the repository's root reads it.
 """
 
 from __future__ import annotations

@@ -139,10 +139,22 @@ class ScrappedVehicleIn(BaseModel):
     destruction_date: date | None = Field(None, description="« remise pour destruction » to an approved centre (VHU).")
 
 
+# The resolver's first rule, stated in the schema: a purchase is decided by its invoice date, a lease by its
+# first rent (design.md, « The resolver », 1.). The order of the dates (no invoice before the order) is not
+# expressible in JSON Schema: it is answered 422 « Invalid dates ». One rule for `vigueur schema` and /openapi.json.
+DECISIVE_DATE_RULES = [
+    {
+        "if": {"properties": {"acquisition": {"const": kind}}, "required": ["acquisition"]},
+        "then": {"required": [field], "properties": {field: {"type": "string", "format": "date"}}},
+    }
+    for kind, field in (("purchase", "invoice_date"), ("lease", "first_rent_date"))
+]
+
+
 class CalculationRequest(BaseModel):
     """A purchase or lease to resolve and compute (the request of `vigueur resolve|calculate` and `POST /v1/…`)."""
 
-    model_config = _STRICT
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"allOf": DECISIVE_DATE_RULES})
 
     acquisition: Acquisition = Field(
         description="purchase = « acquisition », lease = « location d'une durée supérieure ou égale à deux ans »."

@@ -101,6 +101,15 @@ def build_tree(root: Path) -> Path:
     return root
 
 
+def raise_successor_cap(tree: Path) -> None:
+    """The successor's natural-person cap « 6 000 euros » becomes « 6 100 euros », in the text and its number."""
+    text = tree / SUCCESSOR / "text.txt"
+    text.write_text(sub(text.read_text(encoding="utf-8"), "6 000 euros", "6 100 euros"), encoding="utf-8")
+    toml = tree / SUCCESSOR / "version.toml"
+    meta = sub(toml.read_text(encoding="utf-8"), 'ev_cap_natural = { value = "6000"', 'ev_cap_natural = { value = "6100"')  # noqa: E501
+    toml.write_text(meta.replace("6 000 euros", "6 100 euros"), encoding="utf-8")
+
+
 def copy_tree(tree: Path, destination: Path) -> Path:
     shutil.copytree(tree, destination)
     return destination

@@ -137,7 +137,7 @@ def test_the_cli_refuses_with_exit_code_2_naming_the_field(tmp_path: Any, case: 
     path.write_bytes(body)
     result = CliRunner().invoke(cli, ["calculate", str(path)])
     assert result.exit_code == 2, (case, result.exit_code, result.output)
-    assert field in fields_of(json.loads(result.stdout)), (case, result.output)
+    assert field in fields_of(json.loads(result.stderr)), (case, result.output)
 
 
 # (case, method, url, headers, body, status, field) — the other inputs of the API.
@@ -233,7 +233,7 @@ def test_a_bad_csv_header_exits_2_naming_the_header(tmp_path: Any, case: str, da
     path.write_bytes(data)
     result = CliRunner().invoke(cli, ["batch", str(path), "--quiet"])
     assert result.exit_code == 2, (case, result.output)
-    assert fields_of(json.loads(result.stdout)) == {"header"}
+    assert fields_of(json.loads(result.stderr)) == {"header"}
 
 
 def cell(column: str, text: str) -> str:

@@ -15,7 +15,7 @@ REVISIONS: dict[str, Any] = {
     "revisions": [
         {
             "revision_id": 7,
-            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+            "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
             "recorded_at": "2024-03-01T09:00:00+00:00",
             "superseded_at": "2024-05-06T14:00:00+00:00",
             "current": False,
@@ -23,7 +23,7 @@ REVISIONS: dict[str, Any] = {
             "recorded_by": {
                 "load_id": 1,
                 "recorded_at": "2024-03-01T09:00:00+00:00",
-                "origin": "/work/main/versions",
+                "origin": "versions",
             },
             "superseded_by": {
                 "load_id": 2,
@@ -90,12 +90,14 @@ RECEIPT: dict[str, Any] = {
         {
             "version_id": "D251-7.2020-06-01",
             "revision_id": 7,
-            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+            "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
         }
     ],
     "request_hash": "sha256:9a917ba0acf1827dc7960d9a9319ae29b186e65b1ed4f5a537514f093d4a3d90",
     "response_hash": "sha256:dcc226ad9cd0848f7b95da492bf139f8fcfcde2882c1550e6559877e85ec7340",
     "software_version": "0.1.0",
+    "code_commit": "7f97112c5d0b6e4a8f1e2d3c4b5a69788796a5b4",
+    "catalogue_commit": "2b1eb6a999f9d85b88fc563c7a90985363ef6361",
     "request": {
         "acquisition": "purchase",
         "order_date": "2020-06-10",
@@ -114,7 +116,7 @@ RECEIPT: dict[str, Any] = {
             {
                 "scheme": "bonus",
                 "version_id": "D251-7.2020-06-01",
-                "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+                "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
                 "citation": "C. énergie, art. D. 251-7",
                 "title": "Montant du bonus écologique (rédaction du décret n° 2020-656 du 30 mai 2020)",
                 "provenance": "seed",
@@ -177,6 +179,7 @@ RECEIPT: dict[str, Any] = {
                 "message": None,
                 "status": "computed",
                 "amount": "7000.00",
+                "amount_is_lower_bound": False,
                 "eligible": True,
                 "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % capped at 7000 € (natural person)",
                 "paragraph": "C. énergie, art. D. 251-7, 1°",
@@ -213,6 +216,8 @@ RECEIPT: dict[str, Any] = {
             }
         ],
         "total_amount": "7000.00",
+        "total_is_lower_bound": False,
+        "total_unknown_for": [],
     },
     "links": {
         "self": "/v1/receipts/8b2021abea0443a2a4da14ebe1c2f5ca",
@@ -245,7 +250,7 @@ REPLAY: dict[str, Any] = {
             {
                 "version_id": "D251-7.2020-06-01",
                 "revision_id": 7,
-                "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+                "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
                 "verified": True,
             }
         ],
@@ -258,7 +263,7 @@ REPLAY: dict[str, Any] = {
                 {
                     "scheme": "bonus",
                     "version_id": "D251-7.2020-06-01",
-                    "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+                    "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
                     "citation": "C. énergie, art. D. 251-7",
                     "title": "Montant du bonus écologique (rédaction du décret n° 2020-656 du 30 mai 2020)",
                     "provenance": "seed",
@@ -351,6 +356,7 @@ REPLAY: dict[str, Any] = {
                     "message": None,
                     "status": "computed",
                     "amount": "7000.00",
+                    "amount_is_lower_bound": False,
                     "eligible": True,
                     "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % "
                     "capped at 7000 € (natural person)",
@@ -411,7 +417,7 @@ REPLAY: dict[str, Any] = {
         "differences": [
             {
                 "path": "results[0].version_hash",
-                "from": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+                "from": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
                 "to": "sha256:d4e24934678ba22e67fdb87b5e7b0b0b955f30ec55882bba60f26b9beac4065b",
             },
             {"path": "results[0].amount", "from": "7000.00", "to": "7500.00"},
@@ -506,6 +512,7 @@ REPLAY: dict[str, Any] = {
                     "message": None,
                     "status": "computed",
                     "amount": "7500.00",
+                    "amount_is_lower_bound": False,
                     "eligible": True,
                     "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % capped at "
                     "7500 € (natural person)",
@@ -571,7 +578,7 @@ CORRECTION: dict[str, Any] = {
         {
             "version_id": "D251-7.2020-06-01",
             "change": "superseded",
-            "old_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+            "old_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
             "new_hash": "sha256:d4e24934678ba22e67fdb87b5e7b0b0b955f30ec55882bba60f26b9beac4065b",
         }
     ],

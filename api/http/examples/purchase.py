@@ -105,7 +105,7 @@ TIMELINE: dict[str, Any] = {
             "calculator": "bonus_2017_01_01",
             "source_decree": "Décret n° 2016-1980 du 30 décembre 2016 relatif aux aides à l'achat ou à la "
             "location des véhicules peu polluants",
-            "version_hash": "sha256:51e66fdf705100249c734b3b9b1b4e67a72183cbdb03df299d42eacc9f785e08",
+            "version_hash": "sha256:eb1edcf95ce6462bbfcdf47b87bc997a771ca7dcc0e6879aa829985fab6e6f91",
             "href": "/v1/versions/D251-7.2017-01-01",
         },
         {
@@ -120,7 +120,7 @@ TIMELINE: dict[str, Any] = {
             "calculator": "bonus_2017_02_19",
             "source_decree": "Décret n° 2017-196 du 16 février 2017 relatif aux aides à l'achat ou à la "
             "location des véhicules peu polluants",
-            "version_hash": "sha256:b9d0f12b4dff6097938deafc89f9db1596b461493dc13a985d4b0268259eda23",
+            "version_hash": "sha256:c083c73aa07ca3da7cdb1dd2a8ca2d58522454c7627b32bad6ce52d77bfd0ce6",
             "href": "/v1/versions/D251-7.2017-02-19",
         },
         {
@@ -135,7 +135,7 @@ TIMELINE: dict[str, Any] = {
             "calculator": "bonus_2020_06_01",
             "source_decree": "Décret n° 2020-656 du 30 mai 2020 relatif aux aides à l'acquisition ou à la "
             "location des véhicules peu polluants",
-            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+            "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
             "href": "/v1/versions/D251-7.2020-06-01",
         },
     ],
@@ -314,7 +314,8 @@ VERSION: dict[str, Any] = {
     "the\n"
     "earlier one applicable again from 1 January 2021, but the Légifrance consolidation (doctrine.fr\n"
     "chr […]",
-    "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+    "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
+    "text_hash": "sha256:97f0cf5d20366c76a1ccefc9278d4a7accce1a27c8cb82e2e6e8a072441934d8",
     "text": "Le montant de l'aide prévue à l'article D. 251-1 est fixé comme suit :\n"
     "1° Pour les véhicules mentionnés au 5° de l'article D. 251-1, dont le taux d'émission de dioxyde "
     "de carbone est inférieur ou égal à 20 grammes par kilomètre et dont le coût d'acquisition est "
@@ -464,7 +465,8 @@ IN_FORCE: dict[str, Any] = {
         "earlier one applicable again from 1 January 2021, but the Légifrance consolidation "
         "(doctrine.fr\n"
         "chr […]",
-        "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+        "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
+        "text_hash": "sha256:97f0cf5d20366c76a1ccefc9278d4a7accce1a27c8cb82e2e6e8a072441934d8",
         "text": "Le montant de l'aide prévue à l'article D. 251-1 est fixé comme suit :\n"
         "1° Pour les véhicules mentionnés au 5° de l'article D. 251-1, dont le taux d'émission "
         "de dioxyde de carbone est inférieur ou égal à 20 grammes par kilomètre et dont le coût "
@@ -502,14 +504,14 @@ DIFF: dict[str, Any] = {
         "citation": "C. énergie, art. D. 251-7",
         "valid_from": "2017-01-01",
         "valid_until": "2017-02-19",
-        "version_hash": "sha256:51e66fdf705100249c734b3b9b1b4e67a72183cbdb03df299d42eacc9f785e08",
+        "version_hash": "sha256:eb1edcf95ce6462bbfcdf47b87bc997a771ca7dcc0e6879aa829985fab6e6f91",
     },
     "to": {
         "version_id": "D251-7.2017-02-19",
         "citation": "C. énergie, art. D. 251-7",
         "valid_from": "2017-02-19",
         "valid_until": "2018-01-01",
-        "version_hash": "sha256:b9d0f12b4dff6097938deafc89f9db1596b461493dc13a985d4b0268259eda23",
+        "version_hash": "sha256:c083c73aa07ca3da7cdb1dd2a8ca2d58522454c7627b32bad6ce52d77bfd0ce6",
     },
     "identical_text": False,
     "unified_diff": "--- D251-7.2017-01-01\n"
@@ -645,7 +647,7 @@ CALCULATE: dict[str, Any] = {
         {
             "scheme": "bonus",
             "version_id": "D251-7.2020-06-01",
-            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+            "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
             "citation": "C. énergie, art. D. 251-7",
             "title": "Montant du bonus écologique (rédaction du décret n° 2020-656 du 30 mai 2020)",
             "provenance": "seed",
@@ -725,6 +727,7 @@ CALCULATE: dict[str, Any] = {
             "message": None,
             "status": "computed",
             "amount": "7000.00",
+            "amount_is_lower_bound": False,
             "eligible": True,
             "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % capped at 7000 € (natural person)",
             "paragraph": "C. énergie, art. D. 251-7, 1°",
@@ -761,6 +764,8 @@ CALCULATE: dict[str, Any] = {
         }
     ],
     "total_amount": "7000.00",
+    "total_is_lower_bound": False,
+    "total_unknown_for": [],
 }
 
 RESOLVE: dict[str, Any] = {
@@ -768,7 +773,7 @@ RESOLVE: dict[str, Any] = {
         {
             "scheme": "bonus",
             "version_id": "D251-7.2020-06-01",
-            "version_hash": "sha256:1f394fb206d0aeaad0e06ed0294fac25dc21f1c3d94c4916a24f7c41197fae0c",
+            "version_hash": "sha256:e4ef8aa47bf7c13cabe895aa4d69632115b504bdf8698874006a0fcafd31b84d",
             "citation": "C. énergie, art. D. 251-7",
             "title": "Montant du bonus écologique (rédaction du décret n° 2020-656 du 30 mai 2020)",
             "provenance": "seed",

@@ -176,7 +176,11 @@ class VersionOut(BaseModel):
     transitional_clauses: list[VersionClauseOut]
     claim_deadline_months: int | None
     notes: str
-    version_hash: str = Field(description="sha256 of the verbatim text and the metadata.")
+    version_hash: str = Field(
+        description="sha256 of the RFC 8785 canonical JSON of the documented fields and text_sha256 "
+        "(README, « Auditable hashes »)."
+    )
+    text_hash: str = Field(description="sha256 of text.txt's bytes: `sha256sum versions/<id>/text.txt`.")
     text: str = Field(description="The verbatim wording of the version.")
     facts: FactsOut
 
@@ -346,7 +350,12 @@ class ReceiptOut(BaseModel):
     )
     request_hash: str
     response_hash: str = Field(description="sha256 of the response body as it was answered, byte for byte.")
-    software_version: str
+    software_version: str = Field(description="The package version (pyproject.toml) that computed it.")
+    code_commit: str | None = Field(
+        description="git commit of the code that computed it (« +dirty »: with uncommitted changes; « unknown » "
+        "without git; null for receipts kept before it was recorded)."
+    )
+    catalogue_commit: str | None = Field(description="The last git commit of versions/ when it was computed.")
     request: dict[str, Any]
     response: dict[str, Any]
     links: dict[str, str]
@@ -357,7 +366,7 @@ class ReplayRunOut(BaseModel):
     known_at: datetime
     catalogue: CatalogueRefOut
     revisions: list[UsedRevisionOut]
-    total_amount: str
+    total_amount: str | None
     response_hash: str
     identical_to_receipt: bool = Field(description="The response is byte for byte the one of the receipt.")
     differences: list[dict[str, Any]] = Field(
@@ -370,7 +379,7 @@ class ReplayReceiptOut(BaseModel):
     model_config = _CLOSED
     known_at: datetime
     catalogue: CatalogueRefOut
-    total_amount: str
+    total_amount: str | None
     response_hash: str
     software_version: str
 

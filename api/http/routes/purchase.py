@@ -16,21 +16,18 @@ from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import Response
 
 from api.audit import receipts
-from api.catalogue import store
+from api.catalogue import documents, store
 from api.catalogue.diff import diff_versions
 from api.http import openapi as docs
 from api.http.deps import BodyDep, CatalogueDep, KnownDep, NowDep, SessionDep, TodayDep, known_headers
-from api.http.problems import ProblemError, problem_type
+from api.http.problems import ProblemError
 from api.http.receipts_token import require_receipt_token
-from api.purchase.inputs import calculator_facts
-from api.purchase.render import calculate_document, render_version, resolve_document, version_ref
+from api.purchase.render import calculate_document, resolve_document
 from api.purchase.request import dumps, json_response, parse_request
-from legislation import Scheme, Version
-from legislation.timeline import Gap, Timeline
+from legislation import Scheme
 
 router = APIRouter()
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-SCHEME_NAMES = {Scheme.BONUS: "bonus écologique", Scheme.CONVERSION_PREMIUM: "prime à la conversion"}
 
 SchemePath = Annotated[
     Scheme,
@@ -61,7 +58,7 @@ _json = json_response
 def list_schemes(known: KnownDep, now: NowDep) -> Response:
     """Each aid with its coverage (first and last day on file) and its declared gaps."""
     catalogue = known.catalogue
-    schemes = [_scheme(catalogue.timeline(s)) for s in Scheme]
+    schemes = [documents.scheme_document(catalogue.timeline(s)) for s in Scheme]
     return _json({"schemes": schemes}, headers=known_headers(known, now))
 
 
@@ -73,19 +70,7 @@ def list_schemes(known: KnownDep, now: NowDep) -> Response:
 )
 def scheme_versions(scheme: SchemePath, known: KnownDep, now: NowDep) -> Response:
     """Every version of the scheme's amounts text in date order, and the declared gaps between them."""
-    timeline = known.catalogue.timeline(scheme)
-    head = _scheme(timeline)
-    return _json(
-        {
-            "scheme": head["scheme"],
-            "name": head["name"],
-            "coverage": head["coverage"],
-            "versions": [_summary(v) for v in timeline.versions],
-            "gaps": head["gaps"],
-            "timeline": _segments(timeline),
-        },
-        headers=known_headers(known, now),
-    )
+    return _json(documents.timeline_document(known.catalogue.timeline(scheme)), headers=known_headers(known, now))
 
 
 @router.get(
@@ -111,18 +96,11 @@ def in_force(
     """The amounts version in force on ``on``, verbatim text and source; 404 names the nearest versions."""
     day = _day(on) if on is not None else today
     timeline = known.catalogue.timeline(scheme)
-    version = timeline.find(day)
-    if version is None:
-        raise _no_version(timeline, day)
-    return _json(
-        {
-            "scheme": scheme.value,
-            "on": day.isoformat(),
-            "on_is_today": on is None,
-            "version": version_document(version),
-        },
-        headers=known_headers(known, now),
-    )
+    doc = documents.in_force_document(timeline, day, on_is_today=on is None)
+    if doc is None:
+        gone = documents.no_version_problem(timeline, day)
+        raise ProblemError(404, gone["title"], type_=gone["type"], detail=gone["detail"], **_extensions(gone))
+    return _json(doc, headers=known_headers(known, now))
 
 
 @router.get(
@@ -133,7 +111,7 @@ def in_force(
 )
 def get_version(version_id: VersionPath, known: KnownDep, now: NowDep) -> Response:
     """A version's verbatim text, source, provenance, transitional clauses, hash and the facts it reads."""
-    return _json(version_document(known.catalogue.get(version_id)), headers=known_headers(known, now))
+    return _json(documents.version_document(known.catalogue.get(version_id)), headers=known_headers(known, now))
 
 
 @router.get(
@@ -228,117 +206,8 @@ def readyz(session: SessionDep, catalogue: CatalogueDep) -> Response:
     )
 
 
-# -- documents -------------------------------------------------------------------------------------
-
-
-def version_document(version: Version) -> dict[str, Any]:
-    """``render_version`` (what ``vigueur show`` prints) and the facts the version's calculator reads."""
-    doc = render_version(version)
-    resolution = ["acquisition", "invoice_date", "first_rent_date"]
-    if version.transitional:
-        resolution.append("order_date")
-    if any(c.new_vehicles_only for c in version.transitional):
-        resolution.append("vehicle.previously_registered")
-    doc["facts"] = {
-        "resolution": resolution,
-        "calculator": list(calculator_facts(version.calculator)) if version.calculator else [],
-    }
-    return doc
-
-
-def _scheme(timeline: Timeline) -> dict[str, Any]:
-    versions = timeline.versions
-    last = versions[-1] if versions else None
-    return {
-        "scheme": timeline.scheme.value,
-        "name": SCHEME_NAMES[timeline.scheme],
-        "coverage": {
-            "first_day": _iso(timeline.first_day),
-            "last_day": _iso(timeline.last_day),
-            "open_ended": last is not None and last.valid_until is None,
-            "versions": len(versions),
-        },
-        "gaps": [_gap(g) for g in timeline.gaps],
-        "links": {
-            "versions": f"/v1/schemes/{timeline.scheme.value}/versions",
-            "in_force": f"/v1/schemes/{timeline.scheme.value}/in-force",
-        },
-    }
-
-
-def _summary(v: Version) -> dict[str, Any]:
-    return {
-        "version_id": v.id,
-        "citation": v.citation,
-        "title": v.title,
-        "valid_from": v.valid_from.isoformat(),
-        "valid_until": _iso(v.valid_until),
-        "last_day_in_force": _iso(v.last_day),
-        "provenance": v.provenance.value,
-        "period_confidence": v.period_confidence,
-        "calculator": v.calculator,
-        "source_decree": v.source.decree,
-        "version_hash": v.content_hash,
-        "href": f"/v1/versions/{v.id}",
-    }
-
-
-def _segments(timeline: Timeline) -> list[dict[str, Any]]:
-    """Versions and gaps in order; a hole neither covers (before the first version) is « not_on_file »."""
-    items: list[tuple[date, date | None, str, str | None, str | None]]
-    items = [(v.valid_from, v.valid_until, "version", v.id, None) for v in timeline.versions]
-    items += [(g.start, g.end, "gap", None, g.reason) for g in timeline.gaps]
-    out: list[dict[str, Any]] = []
-    for start, end, kind, version_id, reason in sorted(items, key=lambda i: i[0]):
-        previous_end = out[-1]["end"] if out else None
-        if previous_end is not None and previous_end < start.isoformat():
-            out.append(
-                {
-                    "kind": "not_on_file",
-                    "start": previous_end,
-                    "end": start.isoformat(),
-                    "version_id": None,
-                    "reason": "no version and no declared gap",
-                }
-            )
-        out.append(
-            {
-                "kind": kind,
-                "start": start.isoformat(),
-                "end": _iso(end),
-                "version_id": version_id,
-                "reason": reason,
-            }
-        )
-    return out
-
-
-def _gap(g: Gap) -> dict[str, Any]:
-    last = date.fromordinal(g.end.toordinal() - 1)
-    return {
-        "start": g.start.isoformat(),
-        "end": g.end.isoformat(),
-        "last_day": last.isoformat(),
-        "reason": g.reason,
-    }
-
-
-def _no_version(timeline: Timeline, day: date) -> ProblemError:
-    before, after = timeline.nearest(day)
-    gap = timeline.gap_on(day)
-    detail = f"no version of the {timeline.scheme.value} amounts on file for {day.isoformat()}"
-    if gap is not None:
-        detail += f" (declared gap: {gap.reason})"
-    return ProblemError(
-        404,
-        "No version on file",
-        type_=problem_type("no-version-on-file"),
-        detail=detail,
-        scheme=timeline.scheme.value,
-        on=day.isoformat(),
-        declared_gap=_gap(gap) if gap else None,
-        nearest_versions={"before": version_ref(before), "after": version_ref(after)},
-    )
+def _extensions(doc: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in doc.items() if k not in ("type", "title", "status", "detail")}
 
 
 def _day(value: str) -> date:
@@ -351,6 +220,3 @@ def _day(value: str) -> date:
         422, "Invalid request", errors=[{"field": "on", "message": f"{value!r} is not a day YYYY-MM-DD"}]
     )
 
-
-def _iso(day: date | None) -> str | None:
-    return day.isoformat() if day else None

@@ -14,7 +14,7 @@ from api.catalogue import codec
 from api.catalogue.loader import load_catalogue
 from api.purchase.inputs import calculator_facts, is_request_path
 from api.purchase.render import to_purchase
-from api.settings import DEFAULT_DATABASE_URL, Settings, normalize_database_url, redact_database_url
+from api.settings import Settings, normalize_database_url, redact_database_url
 from legislation import Catalogue
 from legislation.calculators import CALCULATORS
 from legislation.resolver import calculate
@@ -147,7 +147,9 @@ def test_a_missing_fact_named_by_a_calculation_is_among_the_facts_listed(
 
 
 def test_settings_come_from_the_environment_when_asked() -> None:
-    assert Settings.from_env({}) == Settings(database_url=DEFAULT_DATABASE_URL, versions_dir=None)
+    assert Settings.from_env({"HOME": "/u"}) == Settings(
+        database_url="sqlite:////u/.local/share/vigueur/vigueur.db", versions_dir=None
+    )
     found = Settings.from_env(
         {"DATABASE_URL": "postgres://u:p@db:5432/v", "VIGUEUR_VERSIONS_DIR": "/data/versions"}
     )

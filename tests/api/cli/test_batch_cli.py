@@ -201,7 +201,7 @@ def test_summary_on_standard_error(tmp_path: Path) -> None:
 def test_a_bad_header_stops_before_any_row(tmp_path: Path, header: str, message: str) -> None:
     result = run(str(write(tmp_path, "in.csv", [header, "purchase"])))
     assert result.exit_code == 2
-    assert message in json.loads(result.stdout)["errors"][0]["message"]
+    assert message in json.loads(result.stderr)["errors"][0]["message"]
 
 
 def test_workers_keep_the_input_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

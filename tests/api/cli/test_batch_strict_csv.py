@@ -109,7 +109,7 @@ def test_invalid_utf8_in_the_header_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, "in.csv", HEADER.encode().replace(b"acquisition,", b"acquisition\xe9,", 1) + b"\n")
     result = run(str(path))
     assert result.exit_code == 2
-    problem = json.loads(result.stdout)
+    problem = json.loads(result.stderr)
     assert problem["errors"][0]["field"] == "header" and "UTF-8" in problem["errors"][0]["message"]
 
 

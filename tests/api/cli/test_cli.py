@@ -91,10 +91,10 @@ def _bad(mutate) -> dict:  # type: ignore[no-untyped-def]
 def test_bad_input_names_the_field(mutation, field: str) -> None:  # type: ignore[no-untyped-def]
     result = run("calculate", stdin=json.dumps(_bad(mutation)))
     assert result.exit_code == 2
-    problem = json.loads(result.stdout)
+    problem = json.loads(result.stderr)
     assert problem["status"] == 422
     assert field in [e["field"] for e in problem["errors"]], problem
-    assert "Traceback" not in result.stdout
+    assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize(
@@ -102,29 +102,32 @@ def test_bad_input_names_the_field(mutation, field: str) -> None:  # type: ignor
 )
 def test_malformed_json_is_a_problem_not_a_traceback(body: str) -> None:
     result = run("calculate", stdin=body)
-    assert result.exit_code == 2 and json.loads(result.stdout)["status"] == 422
+    assert result.exit_code == 2 and json.loads(result.stderr)["status"] == 422
 
 
 def test_missing_request_file() -> None:
     result = run("calculate", "/nonexistent/request.json")
-    assert result.exit_code == 2 and json.loads(result.stdout)["errors"][0]["field"] == "request"
+    assert result.exit_code == 2 and json.loads(result.stderr)["errors"][0]["field"] == "request"
 
 
 def test_versions_timeline_and_on_date() -> None:
     result = run("versions", "--scheme", "bonus")
     assert result.exit_code == 0
     doc = json.loads(result.stdout)
-    ids = [v["version_id"] for v in doc["schemes"][0]["versions"]]
+    ids = [v["version_id"] for v in doc["versions"]]
     assert "D251-7.2020-06-01" in ids and ids == sorted(ids, key=lambda i: i.split(".")[-1])
     on = json.loads(run("versions", "--scheme", "bonus", "--on", "2020-12-31").stdout)
-    assert on["schemes"][0]["in_force"]["version_id"] == "D251-7.2020-06-01"
-    gap = json.loads(run("versions", "--scheme", "bonus", "--on", "2016-06-01").stdout)
-    assert gap["schemes"][0]["in_force"] is None and gap["schemes"][0]["nearest_versions"]["after"] is not None
+    assert on["version"]["version_id"] == "D251-7.2020-06-01"
+    gap = run("versions", "--scheme", "bonus", "--on", "2016-06-01")
+    problem = json.loads(gap.stderr)
+    assert gap.exit_code == 4 and gap.stdout == ""
+    assert problem["type"] == "urn:vigueur:problem:no-version-on-file" and problem["declared_gap"] is not None
+    assert problem["nearest_versions"]["after"] is not None
 
 
 def test_versions_bad_date() -> None:
     result = run("versions", "--on", "2016-13-01")
-    assert result.exit_code == 2 and json.loads(result.stdout)["errors"][0]["field"] == "on"
+    assert result.exit_code == 2 and json.loads(result.stderr)["errors"][0]["field"] == "on"
 
 
 def test_show_gives_the_verbatim_text() -> None:
@@ -138,7 +141,7 @@ def test_show_gives_the_verbatim_text() -> None:
 
 def test_show_unknown_version() -> None:
     result = run("show", "D251-7.1999-01-01")
-    assert result.exit_code == 4 and json.loads(result.stdout)["status"] == 404
+    assert result.exit_code == 4 and json.loads(result.stderr)["status"] == 404
 
 
 def test_schema_describes_every_vehicle_and_buyer_field_with_its_french_term() -> None:

@@ -74,7 +74,7 @@ def test_load_into_an_unreachable_database_exits_5(fixture_tree: Path) -> None:
         "postgresql://nobody:secret@127.0.0.1:1/vigueur",
     )
     assert result.exit_code == 5
-    assert "does not answer" in result.stderr and "secret" not in result.stderr
+    assert "cannot connect" in result.stderr and "secret" not in result.stderr
 
 
 def test_serve_fills_an_empty_database_then_starts_uvicorn(
@@ -86,9 +86,8 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
 
     started: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
-    monkeypatch.delenv(
-        "DATABASE_URL", raising=False
-    )  # restored after the test: serve sets it for its workers
+    monkeypatch.delenv("DATABASE_URL", raising=False)  # restored after the test: serve sets it for its workers
+    monkeypatch.delenv("VIGUEUR_DATABASE_URL", raising=False)
     monkeypatch.delenv("VIGUEUR_VERSIONS_DIR", raising=False)
     url = f"sqlite:///{tmp_path / 'served.db'}"
     result = run(
@@ -114,12 +113,13 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
         "timeout_worker_healthcheck": 60,
         "http": NoDelayHTTPProtocol,
     }
-    assert "catalogue loaded" in result.stderr and "http://127.0.0.1:8123/docs" in result.stderr
+    assert "loaded now" in result.stderr and "http://127.0.0.1:8123/docs" in result.stderr
     import os
 
-    assert os.environ["DATABASE_URL"] == url and os.environ["VIGUEUR_VERSIONS_DIR"] == str(fixture_tree)
+    assert os.environ["DATABASE_URL"] == os.environ["VIGUEUR_DATABASE_URL"] == url
+    assert os.environ["VIGUEUR_VERSIONS_DIR"] == str(fixture_tree)
     again = run("serve", "--versions-dir", str(fixture_tree), "--database-url", url)
-    assert "catalogue on file" in again.stderr
+    assert "on file (loaded before)" in again.stderr
 
 
 def test_serve_refuses_a_rejected_tree(
@@ -190,8 +190,8 @@ def test_calculate_with_a_receipt_then_show_and_replay_it(tmp_path: Path, fixtur
     assert then.stdout == plain.stdout
     assert json.loads(run("resolve", str(request), "--known-at", at, "--database-url", url).stdout)["results"]
     unknown = run("receipts", "show", "0" * 32, "--database-url", url)
-    assert unknown.exit_code == 4 and json.loads(unknown.stdout)["errors"][0]["field"] == "receipt_id"
+    assert unknown.exit_code == 4 and json.loads(unknown.stderr)["errors"][0]["field"] == "receipt_id"
     naive = run("calculate", str(request), "--known-at", "2024-01-01T00:00:00", "--database-url", url)
-    assert naive.exit_code == 2 and json.loads(naive.stdout)["errors"][0]["field"] == "known_at"
+    assert naive.exit_code == 2 and json.loads(naive.stderr)["errors"][0]["field"] == "known_at"
     before = run("calculate", str(request), "--known-at", "2000-01-01T00:00:00Z", "--database-url", url)
-    assert before.exit_code == 4 and "held nothing" in before.stdout
+    assert before.exit_code == 4 and "held nothing" in before.stderr

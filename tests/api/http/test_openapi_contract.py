@@ -94,7 +94,7 @@ def test_duplicate_keys_are_refused_by_the_cli(tmp_path: Any) -> None:
     path.write_text(json.dumps(REQUEST)[:-1] + ', "acquisition": "lease"}', encoding="utf-8")
     result = CliRunner().invoke(cli, ["calculate", str(path)])
     assert result.exit_code == 2, result.output
-    assert '"field": "acquisition"' in result.output and "duplicate key" in result.output
+    assert '"field": "acquisition"' in result.stderr and "duplicate key" in result.stderr
 
 
 @pytest.fixture(name="full_disk_client")

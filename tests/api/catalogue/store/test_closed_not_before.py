@@ -1,5 +1,5 @@
 """A current revision is closed at an honest instant only: not before it was recorded, not before the
-newest knowledge of its table (migration 0004), on SQLite and on PostgreSQL."""
+newest knowledge of its table (migration 0005), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """A revision (or gap) is closed at an honest instant: not before it was recorded, not before the newest
 knowledge of its table.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-01
 
 0001 lets the one allowed UPDATE of ``version_revision`` and ``declared_gap`` — closing the knowledge
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | Sequence[str] | None = "0003"
+revision: str = "0005"
+down_revision: str | Sequence[str] | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
