@@ -123,6 +123,8 @@ FIELDS: dict[str, str] = {
     "revisions": "The revisions used.",
     "status": "The answer's status.",
     "detail": "What went wrong, in words.",
+    "type": "A URI naming the kind of problem (api/problem_types.py); « about:blank » when the status says it all.",
+    "first_recorded_at": "Knowledge time: when the catalogue was first recorded (the earliest known_at that answers).",
     # regression cases
     "cases": "The regression cases.",
     "limit": "At most this many per page.",
