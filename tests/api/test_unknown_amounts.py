@@ -18,15 +18,27 @@ from typer.testing import CliRunner
 
 from api.cli.main import app as cli
 from api.http.examples.generate import _client, requests
+from tests.api.support import build_tree
 
 REQUESTS = requests()
 # request → the status of each scheme it computes; every amount is unknown
 UNKNOWN = {
-    "missing_facts": {"bonus": "missing_facts", "conversion_premium": "no_version_on_file"},
+    "missing_facts": {"bonus": "missing_facts"},
     "no_version_on_file": {"bonus": "no_version_on_file", "conversion_premium": "no_version_on_file"},
     "electric_bicycle_2017": {"bonus": "not_covered_on_file"},
 }
-LOWER_BOUND = "more_favourable_2021"  # D. 251-8 of 2021-07-26, ordered 2021-06-30 (clause limit « inclus »)
+# A « more favourable » clause whose kept version is not on file: since issue 12 no clause of the catalogue keeps
+# one before 2021, so the fixture tree of tests/api/support.py serves (its D251-7.2020-06-01 keeps the 2019 wording,
+# absent from the tree): a new electric car of a company ordered in 2019, invoiced by 23 September 2020.
+LOWER_BOUND = {
+    "acquisition": "purchase",
+    "order_date": "2019-12-31",
+    "invoice_date": "2020-09-23",
+    "vehicle": {"category": "passenger_car", "energy": "electric", "co2_g_per_km": 0, "acquisition_cost": "40000.00",
+                "previously_registered": False},
+    "buyer": {"person_kind": "legal_person"},
+    "schemes": ["bonus"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -119,12 +131,15 @@ def test_an_unknown_amount_is_an_empty_cell_in_the_batch_csv(tmp_path: Path) -> 
     assert all(r["amount"] == "" for r in rows)
 
 
-def test_a_lower_bound_is_flagged_on_the_scheme_and_the_total(tmp_path: Path, client: TestClient) -> None:
-    answer = client.post("/v1/calculate", json=REQUESTS[LOWER_BOUND]["value"]).json()
-    (result,) = answer["results"]
-    assert result["status"] == "kept_version_not_on_file" and result["version_id"] == "D251-8.2021-07-26"
-    assert result["amount"] == "2500.00" and result["amount_is_lower_bound"] is True
-    assert answer["total_amount"] == "2500.00" and answer["total_is_lower_bound"] is True
-    assert json.loads(cli_calculate(tmp_path, LOWER_BOUND, "--json")) == answer
-    (row,) = [json.loads(line) for line in batch(tmp_path, [LOWER_BOUND], "jsonl").splitlines()]
-    assert (row["status"], row["amount"]) == ("kept_version_not_on_file", "2500.00")
+def test_a_lower_bound_is_flagged_on_the_scheme_and_the_total(tmp_path: Path) -> None:
+    tree = build_tree(tmp_path / "versions")
+    path = tmp_path / "lower.json"
+    path.write_text(json.dumps(LOWER_BOUND), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["calculate", str(path), "--json", "--versions-dir", str(tree)])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    (scheme,) = answer["results"]
+    assert scheme["status"] == "kept_version_not_on_file" and scheme["version_id"] == "D251-7.2020-06-01"
+    # 27 % × 40 000 = 10 800 → the legal-person cap of 5 000 €: a lower bound of what the kept wording gives
+    assert scheme["amount"] == "5000.00" and scheme["amount_is_lower_bound"] is True
+    assert answer["total_amount"] == "5000.00" and answer["total_is_lower_bound"] is True

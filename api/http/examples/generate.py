@@ -46,10 +46,10 @@ SUMMARIES: dict[str, str] = {
     "electric_car_2020": "An electric car bought by a natural person in July 2020 (examples/request.json)",
     "lease_plug_in_hybrid_2020": "A plug-in hybrid leased for 3 years by a company, first rent in September 2020",
     "conversion_premium_2021": "A used petrol car bought in August 2021 with an old diesel scrapped (both schemes)",
-    "more_favourable_2021": "A new electric car ordered 2021-06-30, invoiced 2021-09-15: a « more favourable » "
-    "clause keeps a version not on file, the amount is a lower bound",
-    "missing_facts": "Too few facts: the answer names the fields the text needs, the amounts are null",
-    "no_version_on_file": "An invoice in 2018, a declared gap: no version on file, the amounts are null",
+    "more_favourable_2021": "A new electric car ordered 2021-06-30, invoiced 2021-09-15: the « more favourable » "
+    "clause of décret 2020-1526 computes both versions and keeps the higher",
+    "missing_facts": "Too few facts: the answer names the fields the text needs, the amount is null",
+    "no_version_on_file": "An invoice in 2007, before the first aid: no version on file, the amounts are null",
     "electric_bicycle_2017": "A pedal-assisted cycle in 2017: not covered by the text on file (amount null)",
 }
 
@@ -104,7 +104,7 @@ def requests() -> dict[str, dict[str, Any]]:
             },
             "buyer": {
                 "person_kind": "natural_person",
-                "reference_income_per_share": "20000",
+                "reference_income_per_share": "6000",
                 "home_work_distance_km": "10",
                 "professional_km_per_year": "0",
             },
@@ -115,10 +115,11 @@ def requests() -> dict[str, dict[str, Any]]:
             "acquisition": "purchase",
             "invoice_date": "2020-07-15",
             "vehicle": {"category": "passenger_car"},
+            "schemes": ["bonus"],
         },
         "no_version_on_file": {
             "acquisition": "purchase",
-            "invoice_date": "2018-06-01",
+            "invoice_date": "2007-06-01",
             "vehicle": car,
             "buyer": {"person_kind": "natural_person"},
         },
@@ -191,7 +192,7 @@ def _catalogue(client: TestClient) -> dict[str, Any]:
         "diff": _get(client, f"/v1/versions/{DIFF[0]}/diff/{DIFF[1]}"),
         "health": _get(client, "/healthz"),
         "ready": _get(client, "/readyz"),
-        "problem_no_version": _get(client, "/v1/schemes/bonus/in-force?on=2018-06-01", 404),
+        "problem_no_version": _get(client, "/v1/schemes/bonus/in-force?on=2007-06-01", 404),
         "problem_404": _get(client, "/v1/versions/D251-7.1999-01-01", 404),
     }
 

@@ -28,6 +28,7 @@ def test_the_examples_show_null_amounts_and_a_flagged_lower_bound() -> None:
         answer = examples.load(f"calculate.{name}")
         assert answer["total_amount"] is None and answer["total_unknown_for"]
         assert all(r["amount"] is None for r in answer["results"] if r["scheme"] in answer["total_unknown_for"])
-    lower = examples.load("calculate.more_favourable_2021")
-    assert lower["results"][0]["status"] == "kept_version_not_on_file"
-    assert lower["results"][0]["amount_is_lower_bound"] and lower["total_is_lower_bound"]
+    # Issue 12: the version décret 2020-1526 art. 4 keeps (D251-8.2020-08-03) is on file: both are computed.
+    (both,) = examples.load("calculate.more_favourable_2021")["results"]
+    assert both["status"] == "computed" and not both["amount_is_lower_bound"]
+    assert [c["version_id"] for c in both["compared"]] == ["D251-8.2021-07-26", "D251-8.2020-08-03"]
