@@ -13,7 +13,6 @@ from types import ModuleType
 
 from legislation.calculators import (
     bonus_2015_01_01,
-    bonus_2016_01_01,
     bonus_2016_01_04,
     bonus_2017_01_01,
     bonus_2017_02_19,
@@ -35,7 +34,6 @@ from legislation.calculators import (
 
 CALCULATORS: dict[str, ModuleType] = {
     "bonus_2015_01_01": bonus_2015_01_01,
-    "bonus_2016_01_01": bonus_2016_01_01,
     "bonus_2016_01_04": bonus_2016_01_04,
     "bonus_2017_01_01": bonus_2017_01_01,
     "bonus_2017_02_19": bonus_2017_02_19,

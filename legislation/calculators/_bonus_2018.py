@@ -16,10 +16,11 @@ research gives no amount (or only a guess): not covered, the amount unknown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from legislation.calculators.kit import Ctx, R
-from legislation.enums import Energy, PowerBasis, VehicleCategory
+from legislation.enums import Energy, VehicleCategory
 
 FACTS = (
     "acquisition",
@@ -38,7 +39,7 @@ FACTS = (
 
 CAR, VAN, M2_N2 = VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN, VehicleCategory.LIGHT_M2_N2
 L_VEHICLE, BICYCLE = VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.ELECTRIC_BICYCLE
-ELECTRIC, HYDROGEN, REGULATION = Energy.ELECTRIC, Energy.HYDROGEN, PowerBasis.REGULATION_EU_168_2013
+ELECTRIC, HYDROGEN = Energy.ELECTRIC, Energy.HYDROGEN
 
 D251_1 = "C. énergie, art. D. 251-1"
 CARS = "barème: electric cars and vans"
@@ -98,14 +99,6 @@ def zero_emission_co2(ctx: Ctx[R]) -> R | None:
     )
 
 
-def capped_rate(ctx: Ctx[R]) -> R:
-    """2018, 2019: « 27 % of the cost incl. battery lease, capped 6 000 € », for every buyer."""
-    cost = ctx.cost_with_battery(CARS)
-    amount = ctx.rate(CARS, "ev_rate", cost, "cost incl. battery")
-    amount = ctx.cap(CARS, amount, ctx.money("ev_cap"), "cap")
-    return ctx.award(amount, CARS, "CO2 ≤ {ev_co2_max} g/km: {ev_rate:%} of {cost:€}, capped at {ev_cap:€}", cost=cost)
-
-
 @dataclass(frozen=True, slots=True)
 class Below:
     """An L vehicle below the power threshold: its power and the threshold (thousandths of kW)."""
@@ -114,11 +107,11 @@ class Below:
     limit: int
 
 
-def two_three_wheelers(ctx: Ctx[R], threshold: int | None) -> R | Below:
+def two_three_wheelers(ctx: Ctx[R], threshold: Callable[[Ctx[R], int], int]) -> R | Below:
     """The common start of the L rules; :class:`Below` when under the threshold, else the result (a result may
     itself be a tuple — the lean context's outcome —, hence the marker class).
 
-    ``threshold``: one power threshold (thousandths of kW), or None for the pair 2 kW / 3 kW by instrument.
+    ``threshold``: the version's power threshold for this power (thousandths of kW).
     """
     row = ctx.row
     energy = row.vehicle_energy
@@ -130,7 +123,7 @@ def two_three_wheelers(ctx: Ctx[R], threshold: int | None) -> R | Below:
     if ctx.need(row.vehicle_uses_lead_battery, "vehicle.uses_lead_battery", L_BIG):
         return ctx.refuse(L_BIG, "the vehicle uses a lead battery: no bonus")
     power = ctx.need(row.vehicle_net_max_power_kw, "vehicle.net_max_power_kw", L_BIG)
-    limit = threshold if threshold is not None else power_threshold(ctx, power)
+    limit = threshold(ctx, power)
     if power < limit:
         return Below(power, limit)
     kwh = ctx.need(row.vehicle_battery_energy_kwh, "vehicle.battery_energy_kwh", L_BIG)
@@ -144,27 +137,6 @@ def two_three_wheelers(ctx: Ctx[R], threshold: int | None) -> R | Below:
         amount, L_BIG, "electric L vehicle, {power:q} kW ≥ {limit:q} kW: {l_per_kwh} €/kWh capped at {lower:€}",
         power=power, limit=limit, lower=lower,
     )
-
-
-def small_two_three_wheelers(ctx: Ctx[R], below: Below) -> R:
-    """2019, 2020-01-01: below the threshold, « 20 %, capped 100 € » of the cost."""
-    power, limit = below.power, below.limit
-    cost = ctx.need(ctx.row.vehicle_acquisition_cost, "vehicle.acquisition_cost", L_SMALL)
-    amount = ctx.rate(L_SMALL, "l_small_rate", cost, "cost")
-    amount = ctx.cap(L_SMALL, amount, ctx.money("l_small_cap"), "cap")
-    return ctx.award(
-        amount, L_SMALL, "electric L vehicle, {power:q} kW < {limit:q} kW: {l_small_rate:%} capped at {l_small_cap:€}",
-        power=power, limit=limit,
-    )
-
-
-def power_threshold(ctx: Ctx[R], power: int) -> int:
-    """« 2 kW (Reg. (UE) 168/2013) or 3 kW (Dir. 2002/24/CE) »: the instrument is asked only between the two."""
-    low, high = ctx.qty("l_min_kw_regulation"), ctx.qty("l_min_kw_directive")
-    if power >= high or power < low:
-        return high if power >= high else low
-    basis = ctx.need(ctx.row.vehicle_power_basis, "vehicle.power_basis", L_BIG)
-    return low if basis is REGULATION else high
 
 
 def m2_n2_not_known(ctx: Ctx[R]) -> R:

@@ -98,12 +98,10 @@ def _passenger_car(ctx: Ctx[R], co2: int) -> R:
         return _rate_capped(ctx, CAR_LOW, co2)
     row = ctx.row
     energy = ctx.need(row.vehicle_energy, "vehicle.energy", "1° a)")
-    # The window is tested first: a branch that cannot open reads none of its numbers (the codified copy of this
-    # article, D251-7.2016-01-01, runs these rules without the spent transitional alinéas).
     if (
-        ctx.is_open(HYBRID_BRANCH)
-        and energy in PETROL_DIESEL_HYBRIDS
+        energy in PETROL_DIESEL_HYBRIDS
         and ctx.count("transitional_hybrid_co2_min") <= co2 <= ctx.count("transitional_hybrid_co2_max")
+        and ctx.is_open(HYBRID_BRANCH)
     ):
         return _transitional_hybrid(ctx, co2, energy)
     if energy in HYBRIDS and ctx.count("hybrid_co2_min") <= co2 <= ctx.count("hybrid_co2_max"):
@@ -117,22 +115,16 @@ def _passenger_car(ctx: Ctx[R], co2: int) -> R:
             "electric motor {power:q} kW over 30 minutes < {hybrid_min_electric_kw} kW: not a hybrid of 1° a)",
             power=power,
         )
-    if ctx.is_open(OTHER_BRANCH):
-        if ctx.count("transitional_other_co2_min") <= co2 <= ctx.count("transitional_other_co2_max"):
-            return _transitional_other(ctx, co2)
-        return ctx.refuse(
-            "1°",
-            "{energy} passenger car of {co2} g/km: no paragraph of art. 3 fixes an amount (hybrids "
-            "{hybrid_co2_min}–{hybrid_co2_max} g/km need a ≥ {hybrid_min_electric_kw} kW electric motor; "
-            "{transitional_other_co2_min}–{transitional_other_co2_max} g/km only in the transitional window)",
-            energy=energy,
-            co2=co2,
-        )
+    if (
+        ctx.count("transitional_other_co2_min") <= co2 <= ctx.count("transitional_other_co2_max")
+        and ctx.is_open(OTHER_BRANCH)
+    ):
+        return _transitional_other(ctx, co2)
     return ctx.refuse(
         "1°",
         "{energy} passenger car of {co2} g/km: no paragraph of art. 3 fixes an amount (hybrids "
-        "{hybrid_co2_min}–{hybrid_co2_max} g/km need a ≥ {hybrid_min_electric_kw} kW electric motor; the "
-        "transitional alinéas apply only to orders before 2015-01-01 invoiced by 2015-03-31)",
+        "{hybrid_co2_min}–{hybrid_co2_max} g/km need a ≥ {hybrid_min_electric_kw} kW electric motor; "
+        "{transitional_other_co2_min}–{transitional_other_co2_max} g/km only in the transitional window)",
         energy=energy,
         co2=co2,
     )

@@ -13,7 +13,6 @@ natural-gas hybrid cars of 61–110 g/km: 750 €. Two- and three-wheelers and c
 
 from __future__ import annotations
 
-from legislation.calculators import _bonus_2018 as rules
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, VehicleCategory
 
@@ -33,6 +32,18 @@ EV, LOW, HYBRID = (
     "barème: petrol, LPG or natural-gas hybrid cars of 61–110 g/km",
 )
 D251_1_5 = "C. énergie, art. D. 251-1, 5° (2016)"
+CAR, L_VEHICLE = VehicleCategory.PASSENGER_CAR, VehicleCategory.TWO_THREE_WHEELER
+BICYCLE = VehicleCategory.ELECTRIC_BICYCLE
+SECONDARY = (
+    "The official wording of this version of D. 251-7 is not on file: its barème comes from secondary sources "
+    "(shared/legal/history/era-2007-2016.md §3 C1/C2), each number citing its source and confidence in "
+    "version.toml. The answer applies that barème; it cannot quote the article's words."
+)
+ASSUME_D251_1 = (
+    "The vehicle meets the conditions of D. 251-1 other than those applied here (buyer domiciled or established "
+    "in France or a State administration; never registered before; registered in France in a definitive series; "
+    "not sold within six months or before 6 000 km): D. 251-1 of 2016 is on file only as an extract."
+)
 HYBRIDS = (Energy.PETROL_ELECTRIC_HYBRID, Energy.LPG_ELECTRIC_HYBRID, Energy.CNG_ELECTRIC_HYBRID)
 DIESEL_READING = (
     "The press summary says « any diesel-fuelled vehicle excluded »; D. 251-1 5° (official extract, 2016) excludes "
@@ -48,12 +59,12 @@ L_READING = (
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    ctx.read("secondary-barème", rules.SECONDARY)
-    if (short_lease := ctx.lease_refusal(rules.D251_1 + ", premier alinéa")) is not None:
+    ctx.read("secondary-barème", SECONDARY)
+    if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-1, premier alinéa")) is not None:
         return short_lease
     category = ctx.need(ctx.row.vehicle_category, "vehicle.category", EV)
-    ctx.assume(rules.ASSUME_D251_1)
-    if category is rules.L_VEHICLE or category is rules.BICYCLE:
+    ctx.assume(ASSUME_D251_1)
+    if category is L_VEHICLE or category is BICYCLE:
         ctx.read("no-l-vehicle-aid-before-2017", L_READING)
         return ctx.refuse("", "a {category} is not a vehicle of D. 251-1 1° in 2016", category=category)
     co2 = ctx.need(ctx.row.vehicle_co2_g_per_km, "vehicle.co2_g_per_km", EV)
@@ -75,7 +86,7 @@ def calculate(ctx: Ctx[R]) -> R:
 def _hybrid(ctx: Ctx[R], category: VehicleCategory, co2: int) -> R:
     if co2 > ctx.count("hybrid_co2_max"):
         return ctx.refuse("", "CO2 {co2} g/km > {hybrid_co2_max} g/km: not a vehicle of D. 251-1 5°", D251_1_5, co2=co2)
-    if category is not rules.CAR:
+    if category is not CAR:
         return ctx.not_covered(
             "", "a {category} of {co2} g/km: the 6° of D. 251-1 (2016), which sets the ceiling of vehicles other than "
             "cars, is cut off in the extract on file", category=category, co2=co2,

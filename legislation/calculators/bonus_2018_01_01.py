@@ -12,6 +12,7 @@ unchanged by décret 2017-1851): with the cars.
 from __future__ import annotations
 
 from legislation.calculators import _bonus_2018 as rules
+from legislation.calculators import _bonus_2018_2019 as one_cap
 from legislation.calculators.kit import Ctx, R
 
 FACTS = rules.FACTS
@@ -22,7 +23,7 @@ def calculate(ctx: Ctx[R]) -> R:
         return done
     category = rules.category(ctx)
     if category is rules.L_VEHICLE:
-        found = rules.two_three_wheelers(ctx, ctx.qty("l_min_kw"))
+        found = rules.two_three_wheelers(ctx, _three_kilowatts)
         if not isinstance(found, rules.Below):
             return found
         return ctx.not_covered(
@@ -37,4 +38,9 @@ def calculate(ctx: Ctx[R]) -> R:
             "« catégorie de véhicules faisant l'objet d'une mesure des émissions de dioxyde de carbone en "
             "application du règlement (CE) n° 715/2007 »: a light M2/N2 vehicle is aided as a car.",
         )
-    return rules.zero_emission_co2(ctx) or rules.capped_rate(ctx)
+    return rules.zero_emission_co2(ctx) or one_cap.capped_rate(ctx)
+
+
+def _three_kilowatts(ctx: Ctx[R], power: int) -> int:
+    """« Two-wheelers ≥ 3 kW »: one threshold, whatever the instrument."""
+    return ctx.qty("l_min_kw")

@@ -11,6 +11,7 @@ and hydrogen vehicles: 3 000 €. Electric L vehicles as in 2019. Light M2/N2 ve
 from __future__ import annotations
 
 from legislation.calculators import _bonus_2018 as rules
+from legislation.calculators import _bonus_2019 as two_kw
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import VehicleCategory
 
@@ -29,8 +30,8 @@ def calculate(ctx: Ctx[R]) -> R:
         return done
     category = rules.category(ctx)
     if category is rules.L_VEHICLE:
-        found = rules.two_three_wheelers(ctx, None)
-        return rules.small_two_three_wheelers(ctx, found) if isinstance(found, rules.Below) else found
+        found = rules.two_three_wheelers(ctx, two_kw.power_threshold)
+        return two_kw.small_two_three_wheelers(ctx, found) if isinstance(found, rules.Below) else found
     if category is rules.M2_N2:
         return rules.m2_n2_not_known(ctx)
     return rules.zero_emission_co2(ctx) or _price_bands(ctx, category)

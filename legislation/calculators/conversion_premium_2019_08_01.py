@@ -16,7 +16,7 @@ plug-in hybrids, two-wheelers): not covered, the amount unknown.
 from __future__ import annotations
 
 from legislation.calculators import _conversion_premium_2018 as rules
-from legislation.calculators import _conversion_premium_2021 as households
+from legislation.calculators import _household_income as households
 from legislation.calculators.kit import Ctx, R
 
 FACTS = (

@@ -38,7 +38,7 @@ def test_the_clauses_of_2016_to_2020_keep_versions_on_file(catalogue: Catalogue)
         if c.keeps is not KeepMode.INLINE and v.valid_from < ERA_2021
     }
     expected = {
-        ("D251-7.2016-01-04", "decret-2015-1928-art8"): "D251-7.2016-01-01",
+        ("D251-7.2016-01-04", "decret-2015-1928-art8"): "decret-2014-1672-art3.2015-01-01",
         ("D251-8.2016-01-04", "decret-2015-1928-art8"): "D251-8.2016-01-01",
         ("D251-7.2018-01-01", "decret-2017-1851-transitoire"): "D251-7.2017-02-19",
         ("D251-8.2018-01-01", "decret-2017-1851-transitoire"): "D251-8.2017-02-19",
