@@ -17,6 +17,7 @@ from api.problem_types import problem, problem_type
 from api.purchase.inputs import calculator_facts
 from api.purchase.render import render_version, version_ref
 from legislation import Scheme, Version
+from legislation.coverage import Coverage, Hole, measure, share
 from legislation.timeline import Gap, Timeline
 
 SCHEME_NAMES = {Scheme.BONUS: "bonus écologique", Scheme.CONVERSION_PREMIUM: "prime à la conversion"}
@@ -61,10 +62,46 @@ def scheme_document(timeline: Timeline) -> dict[str, Any]:
             "versions": len(versions),
         },
         "gaps": [gap_document(g) for g in timeline.gaps],
+        "measured": coverage_document(measure(timeline)),
         "links": {
             "versions": f"/v1/schemes/{timeline.scheme.value}/versions",
             "in_force": f"/v1/schemes/{timeline.scheme.value}/in-force",
         },
+    }
+
+
+def coverage_document(coverage: Coverage) -> dict[str, Any]:
+    """``vigueur coverage`` for one scheme: days in a version (per provenance grade), in declared gaps, in nothing."""
+    total = coverage.days
+    answered = coverage.in_versions + coverage.in_gaps
+    return {
+        "scheme": coverage.scheme.value,
+        "from": coverage.first_day.isoformat(),
+        "to": coverage.last_day.isoformat(),
+        "days": total,
+        "in_versions": {
+            "days": coverage.in_versions,
+            "share": share(coverage.in_versions, total),
+            "by_provenance": {grade: days for grade, days in coverage.by_grade},
+        },
+        "in_declared_gaps": {"days": coverage.in_gaps, "share": share(coverage.in_gaps, total)},
+        "with_nothing": {
+            "days": coverage.with_nothing,
+            "share": share(coverage.with_nothing, total),
+            "periods": [hole_document(h) for h in coverage.holes],
+        },
+        "versions_or_gaps_share": share(answered, total),
+    }
+
+
+def hole_document(hole: Hole) -> dict[str, Any]:
+    """Days with neither a version nor a declared gap, and the versions an answer for them names."""
+    return {
+        "start": hole.start.isoformat(),
+        "end": hole.end.isoformat(),
+        "last_day": hole.last_day.isoformat(),
+        "days": hole.days,
+        "nearest_versions": {"before": version_ref(hole.nearest_before), "after": version_ref(hole.nearest_after)},
     }
 
 

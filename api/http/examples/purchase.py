@@ -73,6 +73,81 @@ SCHEMES: dict[str, Any] = {
     ]
 }
 
+# ``measured``: the days of 2008-01-01 → 2025-06-30 the catalogue answers (``vigueur coverage``), as on file when
+# this example was written.
+MEASURED: dict[str, Any] = {'bonus': {'scheme': 'bonus',
+           'from': '2008-01-01',
+           'to': '2025-06-30',
+           'days': 6391,
+           'in_versions': {'days': 964,
+                           'share': '15.0',
+                           'by_provenance': {'official': 316, 'seed': 648, 'derived': 0, 'secondary': 0}},
+           'in_declared_gaps': {'days': 1248, 'share': '19.5'},
+           'with_nothing': {'days': 4179,
+                            'share': '65.3',
+                            'periods': [{'start': '2008-01-01',
+                                         'end': '2015-01-01',
+                                         'last_day': '2014-12-31',
+                                         'days': 2557,
+                                         'nearest_versions': {'before': None,
+                                                              'after': {'version_id': 'decret-2014-1672-art3.2015-01-01',
+                                                                        'citation': 'décret n° 2014-1672, '
+                                                                                    'art. 3',
+                                                                        'valid_from': '2015-01-01',
+                                                                        'valid_until': '2016-01-01'}}},
+                                        {'start': '2021-01-21',
+                                         'end': '2025-07-01',
+                                         'last_day': '2025-06-30',
+                                         'days': 1622,
+                                         'nearest_versions': {'before': {'version_id': 'D251-7.2020-06-01',
+                                                                         'citation': 'C. énergie, art. D. '
+                                                                                     '251-7',
+                                                                         'valid_from': '2020-06-01',
+                                                                         'valid_until': '2021-01-21'},
+                                                              'after': None}}]},
+           'versions_or_gaps_share': '34.6'},
+ 'conversion_premium': {'scheme': 'conversion_premium',
+                        'from': '2008-01-01',
+                        'to': '2025-06-30',
+                        'days': 6391,
+                        'in_versions': {'days': 888,
+                                        'share': '13.8',
+                                        'by_provenance': {'official': 681,
+                                                          'seed': 207,
+                                                          'derived': 0,
+                                                          'secondary': 0}},
+                        'in_declared_gaps': {'days': 1668, 'share': '26.0'},
+                        'with_nothing': {'days': 3835,
+                                         'share': '60.0',
+                                         'periods': [{'start': '2008-01-01',
+                                                      'end': '2015-01-01',
+                                                      'last_day': '2014-12-31',
+                                                      'days': 2557,
+                                                      'nearest_versions': {'before': None,
+                                                                           'after': {'version_id': 'decret-2014-1672-art4.2015-01-01',
+                                                                                     'citation': 'décret n° '
+                                                                                                 '2014-1672, '
+                                                                                                 'art. 4',
+                                                                                     'valid_from': '2015-01-01',
+                                                                                     'valid_until': '2015-04-01'}}},
+                                                     {'start': '2021-12-31',
+                                                      'end': '2025-07-01',
+                                                      'last_day': '2025-06-30',
+                                                      'days': 1278,
+                                                      'nearest_versions': {'before': {'version_id': 'D251-8.2021-07-26',
+                                                                                      'citation': 'C. '
+                                                                                                  'énergie, '
+                                                                                                  'art. D. '
+                                                                                                  '251-8',
+                                                                                      'valid_from': '2021-07-26',
+                                                                                      'valid_until': '2021-12-31'},
+                                                                           'after': None}}]},
+                        'versions_or_gaps_share': '39.9'}}
+SCHEMES["schemes"] = [
+    {**{k: v for k, v in s.items() if k != "links"}, "measured": MEASURED[s["scheme"]], "links": s["links"]}
+    for s in SCHEMES["schemes"]
+]
+
 TIMELINE: dict[str, Any] = {
     "scheme": "bonus",
     "name": "bonus écologique",

@@ -77,6 +77,50 @@ class CoverageOut(BaseModel):
     versions: int
 
 
+class DaysInVersionsOut(BaseModel):
+    model_config = _CLOSED
+    days: int
+    share: str = Field(description="Percentage of the period, one decimal, rounded down.")
+    by_provenance: dict[str, int] = Field(
+        description="Days per provenance grade of the version in force: official, seed, derived, secondary."
+    )
+
+
+class DaysOut(BaseModel):
+    model_config = _CLOSED
+    days: int
+    share: str = Field(description="Percentage of the period, one decimal, rounded down.")
+
+
+class HoleOut(BaseModel):
+    model_config = _CLOSED
+    start: date = Field(description="First day with neither a version nor a declared gap.")
+    end: date = Field(description="First day answered again (exclusive end).")
+    last_day: date
+    days: int
+    nearest_versions: NearestVersionsOut = Field(
+        description="The versions an answer for a day of this period names (« no version on file »)."
+    )
+
+
+class DaysWithNothingOut(DaysOut):
+    periods: list[HoleOut]
+
+
+class MeasuredCoverageOut(BaseModel):
+    """``vigueur coverage`` for one scheme over 2008-01-01 → 2025-06-30 (both inclusive), in days."""
+
+    model_config = _CLOSED
+    scheme: SchemeName
+    from_: date = Field(alias="from", description="First day of the period measured.")
+    to: date = Field(description="Last day of the period measured (inclusive).")
+    days: int
+    in_versions: DaysInVersionsOut
+    in_declared_gaps: DaysOut
+    with_nothing: DaysWithNothingOut
+    versions_or_gaps_share: str
+
+
 class SchemeOut(BaseModel):
     model_config = _CLOSED
     scheme: SchemeName
@@ -84,6 +128,9 @@ class SchemeOut(BaseModel):
     coverage: CoverageOut
     gaps: list[GapOut] = Field(
         description="Declared periods with no version on file (answered as such, never bridged)."
+    )
+    measured: MeasuredCoverageOut = Field(
+        description="Coverage measured in days, 2008-01-01 → 2025-06-30: per provenance grade, gaps, nothing."
     )
     links: dict[str, str]
 
