@@ -32,7 +32,7 @@ OWN_SOURCE = {
 }
 
 
-@pytest.mark.skipif(not (SHARED / "legal" / "texts").is_dir(), reason="../shared/legal/texts is not beside the checkout")
+@pytest.mark.skipif(not (SHARED / "legal" / "texts").is_dir(), reason="../shared/legal/texts is not beside us")
 @pytest.mark.parametrize(("folder", "source"), sorted(OWN_SOURCE.items()))
 def test_text_is_verbatim_in_its_own_source_file(folder: str, source: str) -> None:
     text = (DEFAULT_VERSIONS_DIR / folder / "text.txt").read_bytes()
