@@ -29,6 +29,11 @@ def test_text_is_verbatim_in_a_shared_source(folder: str) -> None:
 OWN_SOURCE = {
     "decret-2014-1672-art2.2015-01-01": "decret-2014-1672-art2-v2015-01-01.txt",
     "decret-2014-1672-art2.2015-04-01": "decret-2014-1672-art2-v2015-04-01.txt",
+    "decret-2007-1873-art4.2007-12-31": "decret-2007-1873-art4-v2007-12-31.txt",
+    "decret-2007-1873-art4.2009-01-21": "decret-2007-1873-art4-v2009-01-21.txt",
+    "decret-2007-1873-art4.2012-01-01": "decret-2007-1873-art4-v2012-01-01.txt",
+    "decret-2009-66-art12.2009-01-21": "decret-2009-66-art12-v2009-01-21.txt",
+    "decret-2009-66-art12.2009-12-20": "decret-2009-66-art12-v2009-12-20-extrait.txt",  # truncated in the source
 }
 
 
