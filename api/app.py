@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
-from api import openapi_docs, problems, store
+from api import live, openapi_docs, probes, problems, store, worker
 from api.audit_routes import router as audit_router
 from api.db import make_engine
 from api.routes import router
@@ -68,8 +68,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         current = settings or get_settings()
+        worker.exit_with_parent()
         engine = make_engine(current.database_url)
         app.state.engine = engine
+        app.state.live = live.LiveCatalogue(check_seconds=live.CHECK_SECONDS)
         try:
             report = store.ensure_loaded(engine, current.versions_dir)
             if report is not None:
@@ -104,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     problems.install(app)
+    probes.install(app)
+    app.state.live = live.LiveCatalogue()  # without the lifespan (tests): checked on every request
     app.include_router(router)
     app.include_router(audit_router)
     app.include_router(__import__("api.case_routes", fromlist=["router"]).router)  # cases + batch (issue 5)

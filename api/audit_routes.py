@@ -18,7 +18,7 @@ from api import openapi_docs as docs
 from api import receipts, store
 from api.auth import require_admin
 from api.contract import _error, json_response
-from api.deps import BodyDep, KnownAtDep, NowDep, SessionDep
+from api.deps import BodyDep, KnownAtDep, LiveDep, NowDep, SessionDep
 from api.diff import diff_versions
 from api.problems import ProblemError
 from api.public import AdminVersionIn
@@ -157,7 +157,7 @@ def replay_receipt(receipt_id: ReceiptPath, session: SessionDep, now: NowDep) ->
     responses=docs.admin_responses(),
     openapi_extra=docs.admin_request_body(),
 )
-def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
+def record_version(body: BodyDep, session: SessionDep, now: NowDep, latest: LiveDep) -> Response:
     """A version folder's two files as JSON (``version_toml``, ``text``) and the ``reason``: validated by
     the loader's strict rules and against the catalogue as recorded (overlaps per article and per scheme,
     declared gaps), then recorded as a new revision that supersedes the current one — never an update.
@@ -176,6 +176,7 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
         session.rollback()
         raise
     session.commit()
+    latest.invalidate()  # this process serves the correction at once (the others within a check interval)
     doc = report.to_json(unchanged=False)
     if not report.changed:
         return _json(doc, 200)

@@ -90,6 +90,7 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
         "DATABASE_URL", raising=False
     )  # restored after the test: serve sets it for its workers
     monkeypatch.delenv("VIGUEUR_VERSIONS_DIR", raising=False)
+    monkeypatch.delenv("VIGUEUR_HEADER_TIMEOUT_SECONDS", raising=False)  # restored: serve sets it for its workers
     url = f"sqlite:///{tmp_path / 'served.db'}"
     result = run(
         "serve",
@@ -113,6 +114,7 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
         "log_level": "info",
         "timeout_worker_healthcheck": 60,
         "http": NoDelayHTTPProtocol,
+        "timeout_graceful_shutdown": 10,
     }
     assert "catalogue loaded" in result.stderr and "http://127.0.0.1:8123/docs" in result.stderr
     import os
