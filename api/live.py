@@ -110,10 +110,18 @@ class LiveCatalogue:
         assert state.known is not None
         return state.known
 
-    def _check(self, session: Session) -> _State:
+    def check(self, session: Session) -> store.KnownCatalogue:
+        """The latest catalogue, asked of the database now (a blocking call, for a thread: /readyz)."""
+        state = self._check(session, force=True)
+        if state.error is not None:
+            raise state.error
+        assert state.known is not None
+        return state.known
+
+    def _check(self, session: Session, force: bool = False) -> _State:
         with self._lock:
             state = self._state
-            if state is not None and time.monotonic() - state.checked < self.check_seconds:
+            if not force and state is not None and time.monotonic() - state.checked < self.check_seconds:
                 return state  # checked by another thread meanwhile
             self._checking = True
             try:

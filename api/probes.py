@@ -26,26 +26,23 @@ READY_TIMEOUT_SECONDS = 2.0
 _PROBES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vigueur-probe")
 
 
-def _readiness(session: Session) -> dict[str, Any]:
-    def read(s: Session) -> dict[str, Any]:
-        known = store.read_known(s, None)
-        return {
-            "status": "ready",
-            "database": s.get_bind().dialect.name,
-            "catalogue": {
-                "load_id": known.load_id,
-                "recorded_at": known.load.recorded_at.isoformat(),
-                "tree_hash": known.load.tree_hash,
-                "versions": len(known.catalogue.versions),
-            },
-        }
-
-    return live.released(session, read)
+def _readiness(session: Session, latest: live.LiveCatalogue) -> dict[str, Any]:
+    known = latest.check(session)  # what the API serves, asked again: /readyz is never stale
+    return {
+        "status": "ready",
+        "database": session.get_bind().dialect.name,
+        "catalogue": {
+            "load_id": known.load_id,
+            "recorded_at": known.load.recorded_at.isoformat(),
+            "tree_hash": known.load.tree_hash,
+            "versions": len(known.catalogue.versions),
+        },
+    }
 
 
-async def readiness(session: Session) -> dict[str, Any]:
+async def readiness(session: Session, latest: live.LiveCatalogue) -> dict[str, Any]:
     """What ``/readyz`` answers; raises what the problem handlers turn into 503s."""
-    work = asyncio.get_running_loop().run_in_executor(_PROBES, _readiness, session)
+    work = asyncio.get_running_loop().run_in_executor(_PROBES, _readiness, session, latest)
     try:
         return await asyncio.wait_for(work, READY_TIMEOUT_SECONDS)
     except TimeoutError:

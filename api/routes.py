@@ -19,7 +19,7 @@ from fastapi.responses import Response
 from api import openapi_docs as docs
 from api import probes, receipts
 from api.contract import dumps, json_response, parse_request
-from api.deps import BodyDep, KnownDep, NowDep, SessionDep, TodayDep, known_headers
+from api.deps import BodyDep, KnownDep, LiveDep, NowDep, SessionDep, TodayDep, known_headers
 from api.diff import diff_versions
 from api.facts import calculator_facts
 from api.problems import ProblemError, problem_type
@@ -207,9 +207,9 @@ async def healthz() -> Response:
     summary="The database answers and holds a catalogue",
     responses=docs.responses("ReadyOut"),
 )
-async def readyz(session: SessionDep) -> Response:
+async def readyz(session: SessionDep, latest: LiveDep) -> Response:
     """Readiness: the database answers (within 2 s) and holds a catalogue; which database, which load."""
-    return _json(await probes.readiness(session))
+    return _json(await probes.readiness(session, latest))
 
 
 # -- documents -------------------------------------------------------------------------------------
