@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
-from api import live, openapi_docs, probes, problems, store, worker
+from api import admission, live, openapi_docs, probes, problems, store, worker
 from api.audit_routes import router as audit_router
 from api.db import make_engine
 from api.routes import router
@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app)
     probes.install(app)
+    app.add_middleware(admission.Admission)  # the probes never wait behind computing requests (issue 10)
     app.state.live = live.LiveCatalogue()  # without the lifespan (tests): checked on every request
     app.include_router(router)
     app.include_router(audit_router)
