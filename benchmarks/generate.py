@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
 
-from api.batch_io import CSV_COLUMNS
+from api.batch.blocks import CSV_COLUMNS
 from legislation import Catalogue, Role
 
 OPTIONAL = (
@@ -180,7 +180,7 @@ def write_csv(catalogue: Catalogue, path: Path, count: int, seed: int = 2024) ->
 
 def request(cells: dict[str, str]) -> dict[str, object]:
     """The same purchase as a request of the JSON contract (for JSON Lines and the HTTP API)."""
-    from api.batch_csv import BOOLEANS
+    from api.batch.csv_rows import BOOLEANS
 
     doc: dict[str, object] = {}
     groups = {"vehicle_": "vehicle", "buyer_": "buyer", "scrapped_": "scrapped_vehicle"}

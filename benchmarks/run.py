@@ -39,8 +39,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from api.batch_csv import CSV_COLUMNS, CsvPlan, Invalid  # noqa: E402
-from api.loader import load_catalogue  # noqa: E402
+from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid  # noqa: E402
+from api.catalogue.loader import load_catalogue  # noqa: E402
 from benchmarks.generate import request, rows, write_csv  # noqa: E402
 from legislation import InvalidDates, Purchase  # noqa: E402
 from legislation.fast import Engine, Row, explained_outcome  # noqa: E402
@@ -309,7 +309,7 @@ def _load(port: int, requests: list[bytes], clients: int, duration: float, quick
     """``clients`` keep-alive connections sending requests back to back for ``duration`` seconds.
 
     ``quickack``: the client acknowledges at once (TCP_QUICKACK), a control. uvicorn writes a response in two
-    writes (headers, then body); the server sets TCP_NODELAY on each connection (api/server.py), so both leave
+    writes (headers, then body); the server sets TCP_NODELAY on each connection (api/http/server.py), so both leave
     at once and a client that delays its acknowledgements (Linux does, up to 40 ms) sees the server's own
     latency: the two kinds of run should agree. Without TCP_NODELAY (uvicorn's ``--workers N`` left it off) the
     body waited for that acknowledgement, ~40 ms a request, and only the quickack runs showed the server's speed.

@@ -16,7 +16,7 @@ from legislation.enums import (
     VanClass,
     VehicleCategory,
 )
-from legislation.errors import CatalogueError, InvalidDates, MissingFact, NoVersionInForce, UnknownVersion, VigueurError
+from legislation.errors import CatalogueError, InvalidDates, MissingFact, UnknownVersion, VigueurError
 from legislation.facts import Buyer, Purchase, ScrappedVehicle, Vehicle
 from legislation.resolver import Resolution, SchemeResult, calculate, resolve
 from legislation.timeline import Catalogue, Gap, Timeline
@@ -24,7 +24,7 @@ from legislation.versions import Parameter, Source, TransitionalClause, Version
 
 __all__ = [
     "Acquisition", "Award", "Buyer", "Catalogue", "CatalogueError", "CritAir", "Energy", "EuroStandard", "Gap",
-    "InvalidDates", "KeepMode", "MissingFact", "NoVersionInForce", "Parameter", "PersonKind", "PowerBasis",
+    "InvalidDates", "KeepMode", "MissingFact", "Parameter", "PersonKind", "PowerBasis",
     "Provenance", "Purchase", "Reading", "Resolution", "Role", "Scheme", "SchemeResult", "ScrappedVehicle",
     "Source", "Step", "Timeline", "TransitionalClause", "UnknownVersion", "VanClass", "Vehicle",
     "VehicleCategory", "VigueurError", "Version", "calculate", "resolve",

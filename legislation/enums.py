@@ -129,3 +129,20 @@ class DeadlineBasis(StrEnum):
 
     EXPLICIT = "explicit"
     COMPUTED = "computed"
+
+
+class ParameterUnit(StrEnum):
+    """What a parameter's number counts, as its quote says it: it decides how the number is written there."""
+
+    EURO = "euro"  # « 7 000 euros »
+    RATE = "rate"  # a fraction: 0.27 is written « 27 % »
+    EURO_PER_KWH = "euro_per_kwh"  # « 250 euros par kilowattheure »
+    G_CO2_PER_KM = "g_co2_per_km"  # « 20 grammes par kilomètre » (de dioxyde de carbone)
+    KW = "kw"  # « 3 kilowatts » (puissance maximale nette)
+    KWH = "kwh"  # « kilowattheures » (énergie de la batterie)
+    KM = "km"  # « 50 kilomètres » (autonomie, distance domicile-travail)
+    KM_PER_YEAR = "km_per_year"  # « 12 000 kilomètres par an »
+    MONTH = "month"  # a period: « six mois », « deux ans » (24)
+    YEAR = "year"  # a period: « quinze ans », « un an » (1)
+    DAY = "day"  # a period: « trente jours »
+    CALENDAR_YEAR = "calendar_year"  # a year of the calendar: « avant le 1er janvier 2001 » (written without space)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 
 class VigueurError(Exception):
     """Base of every domain error."""
@@ -28,20 +26,6 @@ class MissingFact(VigueurError):
         super().__init__(f"the text ({paragraph}) needs {field}, which the request does not give")
         self.field = field
         self.paragraph = paragraph
-
-
-class NoVersionInForce(VigueurError):
-    """No version of a scheme's text is on file for a date."""
-
-    def __init__(self, scheme: str, on: date, before: str | None, after: str | None) -> None:
-        near = ", ".join(x for x in (f"before: {before}" if before else "", f"after: {after}" if after else "") if x)
-        super().__init__(
-            f"no version of the {scheme} amounts on file for {on.isoformat()}" + (f" ({near})" if near else "")
-        )
-        self.scheme = scheme
-        self.on = on
-        self.nearest_before = before
-        self.nearest_after = after
 
 
 class UnknownVersion(VigueurError):

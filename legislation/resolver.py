@@ -19,7 +19,7 @@ from legislation.calculators import get_calculator
 from legislation.calculators.kit import Ctx
 from legislation.dates import deadline_after_event
 from legislation.enums import Acquisition, KeepMode, OrderTest, Scheme
-from legislation.errors import InvalidDates, MissingFact, NoVersionInForce
+from legislation.errors import InvalidDates, MissingFact
 from legislation.facts import Purchase
 from legislation.money import ZERO
 from legislation.timeline import Catalogue
@@ -229,4 +229,4 @@ def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Schem
     )
 
 
-__all__ = ["ClauseCheck", "NoVersionInForce", "Resolution", "SchemeResult", "calculate", "decisive_date", "resolve"]
+__all__ = ["ClauseCheck", "Resolution", "SchemeResult", "calculate", "decisive_date", "resolve"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from legislation.enums import Role, Scheme
-from legislation.errors import NoVersionInForce, UnknownVersion
+from legislation.errors import UnknownVersion
 from legislation.versions import Version
 
 
@@ -39,14 +39,6 @@ class Timeline:
         if i >= 0 and self.versions[i].is_in_force(day):
             return self.versions[i]
         return None
-
-    def in_force(self, day: date) -> Version:
-        """The version in force on ``day``; :class:`NoVersionInForce` names the nearest ones."""
-        found = self.find(day)
-        if found is not None:
-            return found
-        before, after = self.nearest(day)
-        raise NoVersionInForce(self.scheme.value, day, before.id if before else None, after.id if after else None)
 
     def nearest(self, day: date) -> tuple[Version | None, Version | None]:
         """The last version ending on or before ``day`` and the first starting after it."""

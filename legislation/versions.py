@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from legislation.enums import DeadlineBasis, KeepMode, OrderTest, Provenance, Role, Scheme
+from legislation.enums import DeadlineBasis, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,6 +34,7 @@ class Parameter:
     value: Decimal
     paragraph: str
     quote: str  # verbatim words of the text; the loader checks they are in it
+    unit: ParameterUnit  # what the number counts; the loader checks the value is written in the quote
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

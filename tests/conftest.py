@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from api.loader import load_catalogue
+from api.catalogue.loader import load_catalogue
 from legislation import Catalogue
 
 
 @pytest.fixture(scope="session")
 def catalogue() -> Catalogue:
     return load_catalogue()
+
+
+@pytest.fixture(autouse=True)
+def _own_data_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test writes to the user's real data directory (the default database lives there)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+    monkeypatch.delenv("VIGUEUR_DATABASE_URL", raising=False)
+    monkeypatch.delenv("VIGUEUR_CORS_ORIGINS", raising=False)

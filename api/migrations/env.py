@@ -1,16 +1,16 @@
 """Alembic environment of the store.
 
-The database is, in this order: the connection handed by :func:`api.db.migrate` (``vigueur db upgrade``,
+The database is, in this order: the connection handed by :func:`api.catalogue.db.migrate` (``vigueur db upgrade``,
 start-up of ``vigueur load|serve``), the ``sqlalchemy.url`` option (``alembic -x``-less offline scripts), or
-``DATABASE_URL`` (default: the SQLite file ``./vigueur.db``), as ``alembic upgrade head`` from the
-repository's root reads it.
+``VIGUEUR_DATABASE_URL`` or ``DATABASE_URL`` (default: ``vigueur.db`` in the user data directory), as
+``alembic upgrade head`` from the repository's root reads it.
 """
 
 from __future__ import annotations
 
 from alembic import context
 
-from api.db import make_engine, table_metadata
+from api.catalogue.db import make_engine, table_metadata
 from api.settings import Settings
 
 config = context.config

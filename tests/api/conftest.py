@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from api.app import create_app
-from api.deps import get_session
-from api.store import CACHE, load_tree
-from tests.store.support import build_tree, sqlite_engine
+from api.catalogue.store import CACHE, load_tree
+from api.http.app import create_app
+from api.http.deps import get_session
+from tests.api.support import build_tree, sqlite_engine
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.loader import load_catalogue
+from api.catalogue.loader import load_catalogue
 from legislation import (
     Acquisition,
     Buyer,

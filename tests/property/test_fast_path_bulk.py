@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from itertools import product
 
-from api.loader import load_catalogue
+from api.catalogue.loader import load_catalogue
 from legislation import (
     Acquisition,
     Buyer,

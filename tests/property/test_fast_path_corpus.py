@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from api.cases import load_cases
-from api.loader import load_catalogue
-from api.service import to_purchase
+from api.cases.files import load_cases
+from api.catalogue.loader import load_catalogue
+from api.purchase.render import to_purchase
 from legislation import InvalidDates
 from legislation.fast import Engine, Row, explained_outcome
 
@@ -59,7 +59,7 @@ def test_a_request_flattens_to_the_row_of_its_purchase(case: object) -> None:
     """JSON Lines rows are flattened from the request itself (no Purchase built): the same row, field by field."""
     from dataclasses import replace
 
-    from api.service import request_schemes
+    from api.purchase.render import request_schemes
 
     request = case.request  # type: ignore[attr-defined]
     direct = Row.from_facts(request, request_schemes(request))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cases import NO_VERSION, Case, CaseResult, load_cases, run_case
+from api.cases.files import NO_VERSION, Case, CaseResult, load_cases, run_case
 from legislation import Catalogue, Role
 
 CORPUS = Path(__file__).resolve().parent

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.support import build_tree
+from tests.api.support import build_tree
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from api.db import make_engine
+from api.catalogue.db import make_engine
 
 
 def _admin(url: str) -> sa.Engine:

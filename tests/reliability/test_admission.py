@@ -1,11 +1,11 @@
-"""api/admission.py: the computing endpoints are admitted a few at a time, the probes never wait."""
+"""api/http/admission.py: the computing endpoints are admitted a few at a time, the probes never wait."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from api.admission import ADMITTED, Admission
+from api.http.admission import ADMITTED, Admission
 
 
 def _scope(path: str) -> dict[str, Any]:

@@ -17,10 +17,10 @@ import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
 
-from api.app import create_app
-from api.db import make_engine
+from api.catalogue.db import make_engine
+from api.catalogue.store import load_into
+from api.http.app import create_app
 from api.settings import Settings
-from api.store import load_into
 from tests.reliability.databases import create_database, drop_database, scratch_postgres
 from tests.reliability.support import EXAMPLE_REQUEST, postgres_url
 

@@ -26,19 +26,19 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from api.db import make_engine
-from api.store import load_into, read_catalogue
+from api.catalogue.db import make_engine
+from api.catalogue.store import load_into, read_catalogue
+from tests.api.catalogue.store.test_history import corrected
+from tests.api.support import BACKENDS, SUCCESSOR, snapshot
 from tests.reliability.databases import scratch_postgres
 from tests.reliability.support import REPOSITORY, VIGUEUR, Tally, burst, postgres_url, serving
-from tests.store.support import BACKENDS, SUCCESSOR, snapshot
-from tests.store.test_history import corrected
 
 BOUND = 120  # seconds: a bound on a subprocess, not a measure
 
 KILLED_CLI_LOAD = """
 import os, signal, sys
-from api import store
-from api.cli import app
+from api.catalogue import store
+from api.cli.main import app
 
 real = store._record_version
 

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-VERSIONS = Path(__file__).resolve().parents[2] / "versions"
-SEED = Path("/work/shared/seeds/003_fef9c71bc46600b1.txt")
+ROOT = Path(__file__).resolve().parents[2]
+VERSIONS = ROOT / "versions"
+# The product's seeds sit next to the repository (../shared), wherever it is checked out.
+SEED = ROOT.parent / "shared" / "seeds" / "003_fef9c71bc46600b1.txt"
 SEED_SHA256 = "8d12287ff9a280ed495aea9a58bcb562ca2a91268cadd6a41d4390e3a57bc66d"
 SEED_LENGTH = 5474
 SEPARATOR = b"\n\n"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from api.loader import DEFAULT_VERSIONS_DIR
+from api.catalogue.loader import DEFAULT_VERSIONS_DIR
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 

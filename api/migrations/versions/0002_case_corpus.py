@@ -1,4 +1,4 @@
-"""The regression-case corpus (``api/case_tables.py``): case imports and case revisions.
+"""The regression-case corpus (``api/cases/tables.py``): case imports and case revisions.
 
 Revision ID: 0002
 Revises: 0001

@@ -1,0 +1,1 @@
+"""Audit: receipts of computations (what was answered, with which catalogue) and their replay."""

@@ -1,0 +1,140 @@
+"""Many purchases in (CSV or JSON Lines), one result per scheme out, in the same format (`vigueur batch`).
+
+The input is streamed in chunks of lines; each chunk is validated and computed by the compiled fast path
+(:mod:`legislation.fast`) — in this process, or in worker processes for big inputs, the chunks written
+back in input order with at most a few in flight, so memory stays flat whatever the input size. A row
+that does not validate is written with status ``invalid``, its line number and the reason, and the run
+goes on. The command itself (arguments, exit codes, summary) is :mod:`api.cli.batch`.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import sys
+import time
+from collections import deque
+from collections.abc import Iterator
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from api.batch.blocks import ChunkResult, CsvPlan, run_csv_chunk, run_jsonl_chunk
+from legislation.fast import Engine
+
+BLOCK_BYTES = 1 << 20  # input per chunk (≈ 5 000 CSV rows): amortises the hand-off, keeps memory flat
+PARALLEL_FROM_BYTES = 4 << 20  # inputs smaller than this are computed in this process by default
+
+
+class Format(StrEnum):
+    CSV = "csv"
+    JSONL = "jsonl"
+
+
+Block = tuple[int, bytes]  # (number of its first line, whole lines)
+_STATE: dict[str, Any] = {}  # this process's engine and CSV plan (workers inherit or build their own)
+
+
+def read_blocks(source: BinaryIO, first_line: int, *, csv_quotes: bool, progress: Progress) -> Iterator[Block]:
+    """Blocks of whole lines (about BLOCK_BYTES each) with the number of their first line.
+
+    A CSV block never ends inside a quoted field (its quotes are even), so a record is never split.
+    """
+    line, carry = first_line, b""
+    while block := source.read(BLOCK_BYTES):
+        progress.read(len(block))
+        data = carry + block
+        cut = data.rfind(b"\n") + 1
+        while csv_quotes and cut and data.count(b'"', 0, cut) % 2:
+            cut = data.rfind(b"\n", 0, cut - 1) + 1
+        if cut == 0:  # no whole line (or record) yet: read on
+            carry = data
+            continue
+        yield line, data[:cut]
+        line += data.count(b"\n", 0, cut)
+        carry = data[cut:]
+    if carry:
+        yield line, carry
+
+
+def compute_blocks(
+    blocks: Iterator[Block], workers: int, header: list[str] | None, versions_dir: Path | None
+) -> Iterator[ChunkResult]:
+    """Each block's result, in input order; in worker processes when ``workers`` > 1."""
+    _setup(None, header)
+    if workers == 1:
+        yield from map(_work, blocks)
+        return
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    with context.Pool(workers, initializer=_setup, initargs=(versions_dir, header)) as pool:
+        pending: deque[Any] = deque()
+        for block in blocks:
+            pending.append(pool.apply_async(_work, (block,)))
+            if len(pending) >= 2 * workers + 1:  # a bounded window: memory stays flat, order is kept
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+def _setup(versions_dir: Path | None, header: list[str] | None) -> None:
+    if "engine" not in _STATE:  # a spawned worker: build its own engine
+        from api.catalogue.loader import load_catalogue
+
+        _STATE["engine"] = Engine(load_catalogue(versions_dir))
+    _STATE["plan"] = CsvPlan(header) if header is not None else None
+    # The catalogue, the engine and the modules live as long as the process: out of the collector's way.
+    # A full collection otherwise walks them every few thousand rows (measured: up to 30 % of the time).
+    gc.freeze()
+
+
+def _work(block: Block) -> ChunkResult:
+    first_line, data = block
+    plan = _STATE["plan"]
+    if plan is None:
+        result = run_jsonl_chunk(_STATE["engine"], first_line, data)
+    else:
+        result = run_csv_chunk(_STATE["engine"], plan, first_line, data)
+    result.data, result.text = result.text.encode(), ""  # encoded once, here, and written as is
+    return result
+
+
+def add_result(totals: ChunkResult, result: ChunkResult) -> None:
+    totals.rows += result.rows
+    totals.results += result.results
+    totals.invalid += result.invalid
+    totals.fallbacks += result.fallbacks
+    totals.first_error = totals.first_error or result.first_error
+
+
+def use_engine(engine: Engine) -> None:
+    """Compute with this engine in this process (worker processes forked later inherit it)."""
+    _STATE["engine"] = engine
+
+
+class Progress:
+    """A one-line progress report on standard error (only when it is a terminal)."""
+
+    def __init__(self, size: int, *, enabled: bool) -> None:
+        self.size, self.enabled, self.done_chars = size, enabled, 0
+        self.started = self.shown = time.perf_counter()
+
+    def read(self, chars: int) -> None:
+        self.done_chars += chars
+
+    def update(self, rows: int) -> None:
+        now = time.perf_counter()
+        if not self.enabled or now - self.shown < 0.25:
+            return
+        self.shown = now
+        share = f"{min(100.0, 100 * self.done_chars / self.size):5.1f} % · " if self.size else ""
+        sys.stderr.write(f"\rbatch: {share}{rows:,} rows · {rows / (now - self.started):,.0f} rows/s   ")
+        sys.stderr.flush()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")

@@ -1,0 +1,1 @@
+"""Cases: the regression case files, their runner and report, their database store and moved cases."""

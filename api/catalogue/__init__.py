@@ -1,0 +1,1 @@
+"""Catalogue: the ``versions/`` tree (loader, codec), the database store of versions, diffs."""

@@ -1,0 +1,1 @@
+"""The ``vigueur`` command line: :mod:`api.cli.main` registers every command module."""

@@ -1,0 +1,1 @@
+"""The OpenAPI examples of the HTTP routes."""

@@ -1,0 +1,1 @@
+"""Pydantic models of the HTTP contract that only document or check bodies (with their examples)."""

@@ -1,0 +1,1 @@
+"""The HTTP routers, one per concept; :mod:`api.http.app` includes each of them."""

@@ -1,0 +1,1 @@
+"""Purchase: the request contract, the calculation and resolution documents, their explanations."""

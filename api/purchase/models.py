@@ -1,0 +1,151 @@
+"""The response contract, as models: they give `vigueur schema` its JSON Schema and the tests a check
+that every answer conforms. Answers are built as plain dicts by :mod:`api.purchase.render`."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+_CLOSED = ConfigDict(extra="forbid")
+
+Status = Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file"]
+
+
+class StepOut(BaseModel):
+    model_config = _CLOSED
+    citation: str = Field(description="The paragraph applied: « C. énergie, art. D. 251-7, 1° ».")
+    text: str
+    amount: str | None = Field(description="Euros, as a string with two decimals.")
+
+
+class ReadingOut(BaseModel):
+    model_config = _CLOSED
+    id: str
+    text: str = Field(description="The interpretation of an ambiguous text that the calculation applied, and why.")
+
+
+class SourceOut(BaseModel):
+    model_config = _CLOSED
+    decree: str
+    decree_date: date | None
+    jorf: str | None
+    jorf_date: date | None
+    nor: str | None
+    eli: str | None
+    url: str | None
+    legiarti: str | None
+    jorftext: str | None
+    confidence: str
+    notes: str
+
+
+class VersionClauseOut(BaseModel):
+    """A transitional clause as the catalogue holds it (data, not prose)."""
+
+    model_config = _CLOSED
+    id: str
+    paragraph: str
+    keeps: Literal["inline", "previous", "more_favourable"]
+    order_test: Literal["ordered_before", "ordered_on_or_before"]
+    order_limit: date
+    decisive_on_or_before: date
+    deadline_basis: Literal["explicit", "computed"]
+    deadline_reading: str
+    wording: str
+    kept_version_id: str | None
+    kept_version_label: str
+    new_vehicles_only: bool
+    source: SourceOut | None
+
+
+class ClauseOut(VersionClauseOut):
+    """A transitional clause examined for one purchase, with the test it passed or failed."""
+
+    open: bool | None = Field(
+        description="true/false once evaluated; null when not evaluated (no order date, missing fact)."
+    )
+    test: str
+    missing_fact: str | None
+
+
+class VersionRefOut(BaseModel):
+    model_config = _CLOSED
+    version_id: str
+    citation: str
+    valid_from: date
+    valid_until: date | None = Field(
+        description="First day no longer in force (exclusive end); null = open or not known."
+    )
+
+
+class NearestOut(BaseModel):
+    model_config = _CLOSED
+    before: VersionRefOut | None
+    after: VersionRefOut | None
+
+
+class ComparedOut(BaseModel):
+    model_config = _CLOSED
+    version_id: str
+    amount: str
+    eligible: bool | None
+    paragraph: str
+    reason: str
+
+
+class _Resolved(BaseModel):
+    model_config = _CLOSED
+    scheme: Literal["bonus", "conversion_premium"]
+    version_id: str | None
+    version_hash: str | None = Field(description="Content hash of the version's text and metadata (sha256).")
+    citation: str | None
+    title: str | None
+    provenance: Literal["official", "seed", "secondary"] | None
+    valid_from: date | None
+    valid_until: date | None = Field(description="Exclusive end of the version's period (first day not in force).")
+    last_day_in_force: date | None
+    decisive_date: date
+    decided_by: Literal["invoice_date", "first_rent_date"]
+    transitional_clauses: list[ClauseOut]
+    notes: list[str]
+    nearest_versions: NearestOut | None
+    message: str | None
+
+
+class SchemeResultOut(_Resolved):
+    status: Status
+    amount: str | None = Field(description="Euros, string with two decimals; null when no version is on file.")
+    eligible: bool | None
+    reason: str | None
+    paragraph: str | None = Field(description="The paragraph that decided the amount or the refusal.")
+    steps: list[StepOut]
+    alternatives: list[StepOut] = Field(description="Other paragraphs the purchase met, not kept (and why).")
+    assumptions: list[str] = Field(description="Conditions in texts not on file that the request is taken to assert.")
+    readings: list[ReadingOut]
+    missing_facts: list[str] = Field(description="Request fields the text needs and the request did not give.")
+    compared: list[ComparedOut] = Field(
+        description="Every version computed (several under a « more favourable » clause)."
+    )
+    kept_by: str | None = Field(description="The transitional clause that made another version's amount the one kept.")
+    claim_deadline: date | None = Field(description="Last day to file the claim (« demande d'aide »).")
+    claim_deadline_citation: str | None
+    warnings: list[str]
+
+
+class CalculationResponse(BaseModel):
+    model_config = _CLOSED
+    results: list[SchemeResultOut]
+    total_amount: str = Field(description="Sum of the eligible amounts computed, euros.")
+
+
+class ResolutionOut(_Resolved):
+    status: Literal["resolved", "no_version_on_file"]
+    versions_to_compute: list[str] = Field(description="The version(s) whose calculator the resolution designates.")
+    warnings: list[str]
+
+
+class ResolveResponse(BaseModel):
+    model_config = _CLOSED
+    results: list[ResolutionOut]

@@ -1,0 +1,237 @@
+"""`vigueur batch`: CSV and JSON Lines in and out, invalid rows reported by line, order kept across workers,
+results equal to `vigueur calculate` (the explained path) for every valid row."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import api.batch.run
+from api.batch.blocks import OUTPUT_COLUMNS
+from api.batch.csv_rows import CSV_COLUMNS
+from api.cli.main import app as cli
+from api.purchase.render import calculate_document
+from api.purchase.request import parse_request
+from legislation import Catalogue
+
+README = Path(__file__).resolve().parents[3] / "README.md"
+
+HEADER = (
+    "id,acquisition,order_date,invoice_date,first_rent_date,lease_duration_months,schemes,vehicle_category,"
+    "vehicle_energy,vehicle_co2_g_per_km,vehicle_acquisition_cost,buyer_person_kind,"
+    "buyer_reference_income_per_share,scrapped_energy,scrapped_category,scrapped_first_registration_date,"
+    "scrapped_owned_since,scrapped_destruction_date"
+)
+ROWS = [
+    # line 2: an electric car in 2020: D. 251-7, 1°, 27 % × 20 000 = 5 400 €
+    "a1,purchase,,2020-07-15,,,bonus,passenger_car,electric,0,20000.00,natural_person,,,,,,",
+    # line 3: both schemes in 2017; the prime needs a scrapped vehicle, here none
+    "a2,purchase,2016-12-01,2017-01-10,,,bonus|conversion_premium,passenger_car,electric,0,30000,legal_person,,,,,,",
+    # line 4: CO2 is not an integer → invalid, the run goes on
+    "a3,purchase,,2020-07-15,,,bonus,passenger_car,electric,twelve,20000,natural_person,,,,,,",
+    # line 5: invoice before order → invalid dates
+    "a4,purchase,2020-08-01,2020-07-15,,,bonus,passenger_car,electric,0,20000,natural_person,,,,,,",
+    # line 6: a lease decided by its first rent; a date in a gap of the bonus (2019)
+    "a5,lease,,,2019-03-01,36,bonus,passenger_car,electric,0,20000,natural_person,,,,,,",
+    # line 7: an id with a comma and a quote, quoted
+    '"b,""6",purchase,,2021-09-15,,,conversion_premium,passenger_car,electric,0,30000.00,natural_person,6300,'
+    "diesel,passenger_car,2005-03-01,2015-01-01,2021-09-15",
+    # line 8: no acquisition, an amount with three decimals
+    "a7,,,2020-07-15,,,bonus,passenger_car,electric,0,20000.001,natural_person,,,,,,",
+    # line 9: one field too many
+    "a8,purchase,,2020-07-15,,,bonus,passenger_car,electric,0,20000,natural_person,,,,,,,",
+    # line 10: a fact the text needs is missing (the person, for the cap of 1°)
+    "a9,purchase,,2020-07-15,,,bonus,passenger_car,electric,0,20000,,,,,,,",
+]
+
+
+def run(*args: str, stdin: bytes | None = None) -> Any:
+    return CliRunner().invoke(cli, ["batch", *args], input=stdin)
+
+
+def write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def records(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_csv_rows_are_computed_or_reported_by_line(tmp_path: Path) -> None:
+    result = run(str(write(tmp_path, "in.csv", [HEADER, *ROWS])), "--quiet")
+    assert result.exit_code == 1, result.output  # some rows invalid: 1, every other row computed
+    out = records(result.stdout)
+    assert list(out[0]) == list(OUTPUT_COLUMNS)
+    by_line = {(int(r["line"]), r["scheme"]): r for r in out}
+    first = by_line[(2, "bonus")]
+    assert (
+        first["id"],
+        first["status"],
+        first["amount"],
+        first["eligible"],
+        first["version_id"],
+        first["paragraph"],
+    ) == ("a1", "computed", "5400.00", "true", "D251-7.2020-06-01", "C. énergie, art. D. 251-7, 1°")
+    assert [r["scheme"] for r in out if r["line"] == "3"] == ["bonus", "conversion_premium"]
+    assert by_line[(4, "")]["status"] == "invalid"
+    assert by_line[(4, "")]["error"] == "vehicle_co2_g_per_km: 'twelve' is not an integer from 0 to 1000"
+    assert by_line[(5, "")]["error"].startswith(
+        "invoice_date: invoice_date 2020-07-15 is before order_date 2020-08-01"
+    )
+    assert by_line[(6, "bonus")]["status"] == "no_version_on_file" and by_line[(6, "bonus")]["amount"] == ""
+    assert by_line[(7, "conversion_premium")]["id"] == 'b,"6'
+    assert by_line[(8, "")]["error"] == (
+        "acquisition: required (purchase or lease); vehicle_acquisition_cost: "
+        "'20000.001' is not an amount in euros ≥ 0 with at most 2 decimals (« 30000.00 »)"
+    )
+    assert by_line[(9, "")]["error"] == "the line has 19 fields, the header 18"
+    assert (by_line[(10, "bonus")]["status"], by_line[(10, "bonus")]["eligible"]) == ("missing_facts", "")
+
+
+def test_csv_results_equal_vigueur_calculate(tmp_path: Path, catalogue: Catalogue) -> None:
+    """Every valid row gives what the explained path (the JSON of `vigueur calculate`) gives."""
+    result = run(str(write(tmp_path, "in.csv", [HEADER, *ROWS])), "--quiet")
+    header = HEADER.split(",")
+    for line, text in enumerate(ROWS, start=2):
+        cells = next(csv.reader([text]))
+        if len(cells) != len(header) or line in (4, 5, 8):
+            continue
+        doc = calculate_document(
+            catalogue, parse_request(json.dumps(_request(dict(zip(header, cells, strict=True)))))
+        )
+        got = [r for r in records(result.stdout) if r["line"] == str(line)]
+        for expected, row in zip(doc["results"], got, strict=True):
+            eligible = {True: "true", False: "false", None: ""}[expected["eligible"]]
+            assert (
+                row["scheme"],
+                row["status"],
+                row["amount"],
+                eligible,
+                row["version_id"],
+                row["paragraph"],
+            ) == (
+                expected["scheme"],
+                expected["status"],
+                expected["amount"] or "",
+                eligible,
+                expected["version_id"] or "",
+                expected["paragraph"] or "",
+            )
+
+
+def _request(cells: dict[str, str]) -> dict[str, Any]:
+    request: dict[str, Any] = {"vehicle": {}, "buyer": {}}
+    for name, text in cells.items():
+        if not text or name == "id":
+            continue
+        if name.startswith("vehicle_"):
+            request["vehicle"][name[8:]] = int(text) if name.endswith("co2_g_per_km") else text
+        elif name.startswith("buyer_"):
+            request["buyer"][name[6:]] = text
+        elif name.startswith("scrapped_"):
+            request.setdefault("scrapped_vehicle", {})[name[9:]] = text
+        elif name == "schemes":
+            request["schemes"] = text.split("|")
+        elif name == "lease_duration_months":
+            request[name] = int(text)
+        else:
+            request[name] = text
+    return request
+
+
+def test_a_quoted_field_may_run_over_several_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "in.csv", [HEADER, '"multi', 'line id",' + ROWS[0].split(",", 1)[1], ROWS[0]])
+    out = records(run(str(path), "--quiet").stdout)
+    assert [(r["line"], r["id"], r["amount"]) for r in out] == [
+        ("2", "multi\nline id", "5400.00"),
+        ("4", "a1", "5400.00"),
+    ]
+
+
+def test_jsonl_in_jsonl_out_with_line_numbers(tmp_path: Path) -> None:
+    good = {
+        "acquisition": "purchase",
+        "invoice_date": "2020-07-15",
+        "schemes": ["bonus"],
+        "vehicle": {"category": "passenger_car", "co2_g_per_km": 0, "acquisition_cost": "20000.00"},
+        "buyer": {"person_kind": "natural_person"},
+    }
+    path = write(
+        tmp_path, "in.jsonl", [json.dumps(good), "", '{"acquisition": "purchase", "colour": "red"}', "{oops"]
+    )
+    result = run(str(path), "--quiet")
+    assert result.exit_code == 1
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["line"], r["status"]) for r in out] == [(1, "computed"), (3, "invalid"), (4, "invalid")]
+    assert out[0]["amount"] == "5400.00" and out[0]["version_id"] == "D251-7.2020-06-01"
+    assert "colour: unknown field" in out[1]["error"]
+
+
+def test_standard_input_and_exit_code_zero_when_every_row_is_valid() -> None:
+    result = run("-", "--quiet", stdin=("\ufeff" + HEADER + "\n" + ROWS[0] + "\n").encode())
+    assert result.exit_code == 0, result.output
+    assert [r["amount"] for r in records(result.stdout)] == ["5400.00"]
+
+
+def test_summary_on_standard_error(tmp_path: Path) -> None:
+    result = run(str(write(tmp_path, "in.csv", [HEADER, *ROWS])))
+    assert re.search(r"vigueur batch: 9 rows, \d+ results, 4 invalid rows", result.stderr)
+    assert "first invalid row: line 4: vehicle_co2_g_per_km" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ("id,acquisition,colour", "unknown column(s) 'colour'"),
+        ("id,invoice_date", "no « acquisition » column"),
+        ("acquisition,acquisition", "a column appears twice"),
+    ],
+)
+def test_a_bad_header_stops_before_any_row(tmp_path: Path, header: str, message: str) -> None:
+    result = run(str(write(tmp_path, "in.csv", [header, "purchase"])))
+    assert result.exit_code == 2
+    assert message in json.loads(result.stderr)["errors"][0]["message"]
+
+
+def test_workers_keep_the_input_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(api.batch.run, "BLOCK_BYTES", 700)  # many small blocks, several in flight at once
+    path = write(
+        tmp_path, "in.csv", [HEADER] + [row.replace("a1", f"r{k}", 1) for k in range(60) for row in ROWS[:3]]
+    )
+    one = run(str(path), "--quiet", "--workers", "1")
+    two = run(str(path), "--quiet", "--workers", "2")
+    assert one.stdout == two.stdout
+    assert [r["line"] for r in records(two.stdout)][:4] == ["2", "3", "3", "4"]
+
+
+def test_every_column_is_documented_in_the_readme() -> None:
+    section = README.read_text(encoding="utf-8").split("## Batch calculation", 1)[1].split("\n## ", 1)[0]
+    for column in (*CSV_COLUMNS, *OUTPUT_COLUMNS):
+        assert f"`{column}`" in section, column
+
+
+def test_the_plain_block_reading_equals_the_general_one(catalogue: Catalogue) -> None:
+    from api.batch.blocks import run_any_csv, run_plain_csv
+    from api.batch.csv_rows import CsvPlan
+    from legislation.fast import Engine
+
+    plain = [row for row in ROWS if '"' not in row]
+    data = ("\n".join(plain) + "\n").encode()
+    plan, engine = CsvPlan(HEADER.split(",")), Engine(catalogue)
+    fast, general = run_plain_csv(engine, plan, 2, data), run_any_csv(engine, plan, 2, data)
+    assert fast.text == general.text
+    assert (fast.rows, fast.results, fast.invalid, fast.first_error) == (
+        general.rows,
+        general.results,
+        general.invalid,
+        general.first_error,
+    )

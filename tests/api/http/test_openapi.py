@@ -1,0 +1,128 @@
+"""The OpenAPI document is complete (examples everywhere, references resolve) and /docs works offline."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from api.http.examples import purchase as examples
+from api.http.openapi import MODELS
+from api.http.public import catalogue as public
+from api.purchase.request import parse_request
+
+OPERATIONS = {
+    ("/v1/schemes", "get"),
+    ("/v1/schemes/{scheme}/versions", "get"),
+    ("/v1/schemes/{scheme}/in-force", "get"),
+    ("/v1/versions/{version_id}", "get"),
+    ("/v1/versions/{a}/diff/{b}", "get"),
+    ("/v1/resolve", "post"),
+    ("/v1/calculate", "post"),
+    ("/healthz", "get"),
+    ("/readyz", "get"),
+    # issue 4 (api/http/routes/audit.py)
+    ("/v1/versions/{version_id}/revisions", "get"),
+    ("/v1/receipts/{receipt_id}", "get"),
+    ("/v1/receipts/{receipt_id}/replay", "post"),
+    ("/v1/admin/versions", "post"),
+    # issue 5 (api/http/routes/cases.py, api/http/routes/batch.py)
+    ("/v1/cases", "get"),
+    ("/v1/cases/{case_id}", "get"),
+    ("/v1/cases/import", "post"),
+    ("/v1/cases/run", "post"),
+    ("/v1/calculate/batch", "post"),
+}
+
+
+def spec(client: TestClient) -> dict[str, Any]:
+    response = client.get("/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_the_document_lists_every_endpoint(client: TestClient) -> None:
+    paths = spec(client)["paths"]
+    assert {(p, m) for p, ops in paths.items() for m in ops} == OPERATIONS
+
+
+def test_every_answer_of_every_endpoint_has_an_example(client: TestClient) -> None:
+    for path, operations in spec(client)["paths"].items():
+        for method, operation in operations.items():
+            assert operation.get("summary") and operation.get("description"), (path, method)
+            for status, answer in operation["responses"].items():
+                contents = answer["content"]
+                assert all("example" in c for c in contents.values()), (path, method, status)
+                if status.startswith(("4", "5")):
+                    assert list(contents) == ["application/problem+json"], (path, method, status)
+
+
+def test_every_reference_resolves(client: TestClient) -> None:
+    document = spec(client)
+    schemas = document["components"]["schemas"]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if ref is not None:
+                assert ref.startswith("#/components/schemas/") and ref.rsplit("/", 1)[1] in schemas, ref
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(document)
+    assert "HTTPValidationError" not in schemas  # every 422 is documented as a problem document
+
+
+def test_the_request_body_is_the_cli_contract_with_valid_examples(client: TestClient) -> None:
+    for path in ("/v1/resolve", "/v1/calculate"):
+        body = spec(client)["paths"][path]["post"]["requestBody"]
+        content = body["content"]["application/json"]
+        assert body["required"] and content["schema"] == {"$ref": "#/components/schemas/CalculationRequest"}
+        assert set(content["examples"]) == set(examples.REQUESTS)
+    for example in examples.REQUESTS.values():
+        parse_request(json.dumps(example["value"]))
+
+
+def test_the_request_examples_compute(client: TestClient) -> None:
+    for name, example in examples.REQUESTS.items():
+        response = client.post("/v1/calculate", json=example["value"])
+        assert response.status_code == 200, (name, response.text)
+
+
+def test_the_examples_match_their_models() -> None:
+    for name, model in MODELS.items():
+        model.model_validate(examples.SUCCESS[name])
+    for problem in (
+        examples.PROBLEM_404,
+        examples.PROBLEM_413,
+        examples.PROBLEM_415,
+        examples.PROBLEM_422,
+        examples.PROBLEM_500,
+        examples.PROBLEM_503,
+    ):
+        public.Problem.model_validate(problem)
+    public.NoVersionProblem.model_validate(examples.PROBLEM_NO_VERSION)
+
+
+def test_docs_pages_load_their_assets_from_the_server_not_a_cdn(client: TestClient) -> None:
+    for page, assets in (
+        ("/docs", ("/static/docs/swagger-ui-bundle.js", "/static/docs/swagger-ui.css")),
+        ("/redoc", ("/static/docs/redoc.standalone.js",)),
+    ):
+        html = client.get(page)
+        assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+        assert "cdn" not in html.text.lower() and "fonts.googleapis" not in html.text
+        for asset in assets:
+            assert f'"{asset}"' in html.text or f"'{asset}'" in html.text
+            served = client.get(asset)
+            assert served.status_code == 200 and len(served.content) > 10_000, asset
+    assert client.get("/static/docs/favicon.png").status_code == 200
+
+
+def test_the_root_leads_to_the_docs(client: TestClient) -> None:
+    response = client.get("/", follow_redirects=False)
+    assert response.status_code in (302, 307) and response.headers["location"] == "/docs"
