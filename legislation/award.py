@@ -25,11 +25,16 @@ class Reading:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Award:
-    """The result of one version's calculator for one purchase."""
+    """The result of one version's calculator for one purchase.
+
+    ``amount`` is None when it is not known: a fact the text needs is missing (``missing_facts``), or the
+    text on file does not cover the vehicle while a text not on file may (``not_covered``). A refusal is an
+    amount of 0.00 with ``eligible`` False: the text on file says nothing is due.
+    """
 
     version_id: str
-    amount: Decimal
-    eligible: bool | None  # None when a missing fact prevents the answer
+    amount: Decimal | None
+    eligible: bool | None  # None when the text on file cannot decide
     reason: str
     paragraph: str  # the paragraph that decided the amount (or the refusal)
     steps: tuple[Step, ...] = ()
@@ -37,3 +42,4 @@ class Award:
     readings: tuple[Reading, ...] = ()
     missing_facts: tuple[str, ...] = ()
     alternatives: tuple[Step, ...] = ()  # other paragraphs the purchase met, not kept
+    not_covered: bool = False  # the text on file does not cover this vehicle; another text, not on file, may

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 
 import pendulum
 
 
+@lru_cache(maxsize=65536)
 def add_months(day: date, months: int) -> date:
-    """Add calendar months; a day that does not exist in the target month clamps to its end."""
+    """Add calendar months; a day that does not exist in the target month clamps to its end.
+
+    Remembered (batches repeat the same registration and invoice dates), so that the batch path can afford
+    pendulum's arithmetic on every row."""
     moved = pendulum.Date(day.year, day.month, day.day).add(months=months)
     return date(moved.year, moved.month, moved.day)
 

@@ -9,12 +9,16 @@ class VigueurError(Exception):
     field: str | None = None
 
 
-class InvalidDates(VigueurError):
-    """The purchase's dates contradict each other or one is missing."""
+class InvalidFacts(VigueurError):
+    """A fact of the purchase cannot be used as given; ``field`` is its request path."""
 
     def __init__(self, message: str, field: str) -> None:
         super().__init__(message)
         self.field = field
+
+
+class InvalidDates(InvalidFacts):
+    """The purchase's dates contradict each other or one is missing."""
 
 
 class MissingFact(VigueurError):

@@ -7,23 +7,38 @@
    clause says so). No order date: clauses are not evaluated, and the answer says so.
 4. Delegate: ``inline`` → this version's calculator with the open branches; ``previous`` → the kept
    version's calculator; ``more_favourable`` → both, the higher kept, both shown.
+
+The date, clause and keep rules (:func:`decisive_day`, :func:`clause_opens`, :func:`keep`) are written
+here once; the batch engine (:mod:`legislation.fast.engine`) calls them too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
+from typing import TypeVar
 
 from legislation.award import Award
 from legislation.calculators import get_calculator
-from legislation.calculators.kit import Ctx
+from legislation.calculators.kit import Explain
 from legislation.dates import deadline_after_event
 from legislation.enums import Acquisition, KeepMode, OrderTest, Scheme
 from legislation.errors import InvalidDates, MissingFact
 from legislation.facts import Purchase
-from legislation.money import ZERO
+from legislation.row import Row
 from legislation.timeline import Catalogue
 from legislation.versions import TransitionalClause, Version
+
+X = TypeVar("X")
+
+# Statuses of a scheme's answer. Only « computed » carries an amount that is exactly what is due.
+COMPUTED = "computed"
+MISSING_FACTS = "missing_facts"  # the amount is not known: a fact the text needs is not given
+NO_VERSION = "no_version_on_file"  # the amount is not known: no version of the text on file for the date
+KEPT_NOT_ON_FILE = "kept_version_not_on_file"  # an open clause keeps a version not on file (see SchemeResult)
+NOT_COVERED = "not_covered_on_file"  # the text on file does not cover this vehicle; a text not on file might
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,32 +72,55 @@ class Resolution:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SchemeResult:
-    """A resolution and what its calculator(s) gave."""
+    """A resolution and what its calculator(s) gave.
+
+    ``amount`` is what is due when ``status`` is « computed »; None whenever it is not known. Under
+    « kept_version_not_on_file » a « more favourable » clause keeps a version not on file: the amount is the
+    version in force's, a **lower bound** (``amount_is_lower_bound``); a clause that keeps a version not on
+    file outright leaves the amount unknown (None).
+    """
 
     resolution: Resolution
-    status: str  # computed | missing_facts | no_version_on_file | kept_version_not_on_file
+    status: str  # computed | missing_facts | no_version_on_file | kept_version_not_on_file | not_covered_on_file
     award: Award | None = None
     compared: tuple[Award, ...] = ()  # every award computed (more than one under « more_favourable »)
     kept_by: str | None = None  # the clause id that made another version's award the one kept
     claim_deadline: date | None = None
     claim_deadline_citation: str | None = None
     warnings: tuple[str, ...] = ()
+    amount_is_lower_bound: bool = False
+
+    @property
+    def amount(self) -> Decimal | None:
+        """The amount the answer states (a lower bound when ``amount_is_lower_bound``), or None: not known."""
+        if self.award is None or self.status in (MISSING_FACTS, NO_VERSION, NOT_COVERED):
+            return None
+        if self.status == KEPT_NOT_ON_FILE and not self.amount_is_lower_bound:
+            return None
+        return self.award.amount
 
 
-def decisive_date(purchase: Purchase) -> tuple[date, str]:
-    """The date that picks the version, and the name of the field it came from."""
-    if purchase.acquisition is Acquisition.LEASE:
-        day, field = purchase.first_rent_date, "first_rent_date"
+def as_row(purchase: Purchase | Row) -> Row:
+    """The flat facts the calculators read; :class:`InvalidFacts` for an amount with more decimals than the
+    contract allows (the calculators count exactly in cents and thousandths)."""
+    row = purchase if isinstance(purchase, Row) else Row.from_purchase(purchase)
+    row.check_exact()
+    return row
+
+
+def decisive_day(row: Row) -> tuple[date, str]:
+    """The date that picks the version, and the name of the field it came from (design.md, resolver 1)."""
+    if row.acquisition is Acquisition.LEASE:
+        day, field = row.first_rent_date, "first_rent_date"
         missing = "a lease is decided by its first-rent date (« date de versement du premier loyer »)"
     else:
-        day, field = purchase.invoice_date, "invoice_date"
+        day, field = row.invoice_date, "invoice_date"
         missing = "a purchase is decided by its invoice date (« date de facturation »)"
     if day is None:
         raise InvalidDates(f"{field} is required: {missing}", field)
-    order = purchase.order_date
+    order = row.order_date
     if order is not None:
-        for name in ("invoice_date", "first_rent_date"):
-            other = getattr(purchase, name)
+        for name, other in (("invoice_date", row.invoice_date), ("first_rent_date", row.first_rent_date)):
             if other is not None and other < order:
                 raise InvalidDates(
                     f"{name} {other.isoformat()} is before order_date {order.isoformat()}: "
@@ -92,25 +130,46 @@ def decisive_date(purchase: Purchase) -> tuple[date, str]:
     return day, field
 
 
-def check_clause(clause: TransitionalClause, version: Version, purchase: Purchase, decisive: date) -> ClauseCheck:
-    """Evaluate one clause's window for a purchase."""
-    order = purchase.order_date
+def decisive_date(purchase: Purchase) -> tuple[date, str]:
+    """:func:`decisive_day` of a purchase."""
+    return decisive_day(as_row(purchase))
+
+
+def order_passes(clause: TransitionalClause, order: date) -> bool:
+    """The clause's order test: « commandés avant le … » (<) or « au plus tard le … » (≤)."""
+    if clause.order_test is OrderTest.ORDERED_BEFORE:
+        return order < clause.order_limit
+    return order <= clause.order_limit
+
+
+def clause_opens(
+    clause: TransitionalClause, order: date, decisive: date, previously_registered: bool | None
+) -> bool | None:
+    """Whether the clause's window is open (None: it would be, but whether the vehicle is new is not known)."""
+    if not order_passes(clause, order) or decisive > clause.decisive_on_or_before:
+        return False
+    if clause.new_vehicles_only:
+        return None if previously_registered is None else not previously_registered
+    return True
+
+
+def check_clause(clause: TransitionalClause, version: Version, row: Row | Purchase, decisive: date) -> ClauseCheck:
+    """Evaluate one clause's window for a purchase, with the test in words."""
+    facts = as_row(row)
+    order = facts.order_date
     if order is None:
         return ClauseCheck(
             clause=clause, version_id=version.id, open=None, test="not evaluated: the request gives no order_date"
         )
-    if clause.order_test is OrderTest.ORDERED_BEFORE:
-        order_ok, order_words = order < clause.order_limit, f"ordered {order} < {clause.order_limit}"
-    else:
-        order_ok, order_words = order <= clause.order_limit, f"ordered {order} ≤ {clause.order_limit}"
-    deadline_ok = decisive <= clause.decisive_on_or_before
+    sign = "<" if clause.order_test is OrderTest.ORDERED_BEFORE else "≤"
+    order_ok, deadline_ok = order_passes(clause, order), decisive <= clause.decisive_on_or_before
     test = (
-        f"{order_words}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ {clause.decisive_on_or_before}: "
-        f"{'yes' if deadline_ok else 'no'}"
+        f"ordered {order} {sign} {clause.order_limit}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ "
+        f"{clause.decisive_on_or_before}: {'yes' if deadline_ok else 'no'}"
     )
+    is_open = clause_opens(clause, order, decisive, facts.vehicle_previously_registered)
     if clause.new_vehicles_only and order_ok and deadline_ok:
-        registered = purchase.vehicle.previously_registered
-        if registered is None:
+        if is_open is None:
             return ClauseCheck(
                 clause=clause,
                 version_id=version.id,
@@ -118,14 +177,40 @@ def check_clause(clause: TransitionalClause, version: Version, purchase: Purchas
                 test=test + "; new vehicle: unknown",
                 missing_fact="vehicle.previously_registered",
             )
-        test += f"; new vehicle (never registered before): {'no' if registered else 'yes'}"
-        return ClauseCheck(clause=clause, version_id=version.id, open=not registered, test=test)
-    return ClauseCheck(clause=clause, version_id=version.id, open=order_ok and deadline_ok, test=test)
+        test += f"; new vehicle (never registered before): {'yes' if is_open else 'no'}"
+    return ClauseCheck(clause=clause, version_id=version.id, open=is_open, test=test)
 
 
-def resolve(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Resolution:
+def keep(
+    current: X, kept: Iterable[tuple[TransitionalClause, X | None]], amount: Callable[[X], object]
+) -> tuple[X, str | None, KeepMode | None]:
+    """Design.md, resolver 4: which result is due among the version in force's and those the open clauses keep.
+
+    ``kept``: each open « previous » / « more favourable » clause with its kept version's result (None: that
+    version is not on file). ``previous`` keeps the other version's result; ``more_favourable`` the higher
+    amount (the version in force's on a tie) — and when either amount is not known (a missing fact), the
+    unknown one, since the higher cannot be told. Returns the result kept, the id of the clause that kept
+    another version's result, and the mode of a clause whose kept version is not on file (None: none).
+    """
+    chosen, kept_by, not_on_file = current, None, None
+    for clause, other in kept:
+        if other is None:
+            if not_on_file is not KeepMode.PREVIOUS:
+                not_on_file = clause.keeps
+            continue
+        if clause.keeps is KeepMode.PREVIOUS:
+            chosen, kept_by = other, clause.id
+            continue
+        ours, theirs = amount(chosen), amount(other)
+        if ours is not None and (theirs is None or theirs > ours):  # type: ignore[operator]
+            chosen, kept_by = other, clause.id
+    return chosen, kept_by, not_on_file
+
+
+def resolve(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) -> Resolution:
     """Pick the version of ``scheme`` for ``purchase`` and examine its transitional clauses."""
-    decisive, decided_by = decisive_date(purchase)
+    row = as_row(purchase)
+    decisive, decided_by = decisive_day(row)
     timeline = catalogue.timeline(scheme)
     version = timeline.find(decisive)
     if version is None:
@@ -140,9 +225,9 @@ def resolve(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Resolut
             nearest_after=after,
             notes=(f"declared gap: {gap.reason}",) if gap else (),
         )
-    checks = tuple(check_clause(c, version, purchase, decisive) for c in version.transitional)
+    checks = tuple(check_clause(c, version, row, decisive) for c in version.transitional)
     notes: tuple[str, ...] = ()
-    if version.transitional and purchase.order_date is None:
+    if version.transitional and row.order_date is None:
         notes = ("no order_date given: the transitional clauses of this version were not evaluated",)
     return Resolution(
         scheme=scheme, decisive_date=decisive, decided_by=decided_by, version=version, clauses=checks, notes=notes
@@ -151,72 +236,52 @@ def resolve(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Resolut
 
 def run_calculator(
     version: Version,
-    purchase: Purchase,
+    purchase: Purchase | Row,
     decisive: date,
     open_branches: frozenset[str],
     catalogue: Catalogue | None = None,
 ) -> Award:
-    """Run one version's calculator (with the texts it relies on); a missing fact becomes an award naming it."""
+    """Run one version's calculator (with the texts it relies on) in the explaining context; a missing fact
+    becomes an award naming it, with no amount."""
+    row = as_row(purchase)
     relied = {ref: catalogue.versions[ref] for ref in version.relies_on} if catalogue is not None else {}
-    ctx = Ctx(version, purchase, decisive, open_branches, relied)
+    calculator = get_calculator(version.calculator or "")
+    ctx = Explain(version, relied, calculator.FACTS)
+    ctx.start(row, decisive, open_branches)
     try:
-        award: Award = get_calculator(version.calculator or "").calculate(ctx)
-        return award
+        return calculator.calculate(ctx)  # type: ignore[no-any-return]
     except MissingFact as missing:
-        return Award(
-            version_id=version.id,
-            amount=ZERO,
-            eligible=None,
-            reason=str(missing),
-            paragraph=missing.paragraph,
-            steps=tuple(ctx.steps),
-            assumptions=tuple(ctx.assumptions),
-            readings=tuple(ctx.readings),
-            missing_facts=(missing.field or "",),
-        )
+        return ctx.missing(missing)
 
 
-def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> SchemeResult:
+def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) -> SchemeResult:
     """Resolve, then compute with the version(s) the resolution designates."""
-    resolution = resolve(catalogue, purchase, scheme)
+    row = as_row(purchase)
+    resolution = resolve(catalogue, row, scheme)
     version = resolution.version
     if version is None:
-        return SchemeResult(resolution=resolution, status="no_version_on_file")
+        return SchemeResult(resolution=resolution, status=NO_VERSION)
     inline = frozenset(
         b for c in resolution.open_clauses if c.clause.keeps is KeepMode.INLINE for b in c.clause.branches
     )
-    current = run_calculator(version, purchase, resolution.decisive_date, inline, catalogue)
-    compared = [current]
-    kept, kept_by, warnings, kept_missing = current, None, [], False
+    current = run_calculator(version, row, resolution.decisive_date, inline, catalogue)
+    compared, warnings = [current], []
+    others: list[tuple[TransitionalClause, Award | None]] = []
     for check in resolution.open_clauses:
         clause = check.clause
         if clause.keeps is KeepMode.INLINE:
             continue
         other = catalogue.versions.get(clause.kept_version_id or "")
         if other is None:
-            kept_missing = True
-            warnings.append(
-                f"transitional clause {clause.id} ({clause.paragraph}) is open and keeps "
-                f"{clause.kept_version_label or 'an earlier wording'}, which is not on file: "
-                + (
-                    "the amount shown is the version in force's, a lower bound of what is due"
-                    if clause.keeps is KeepMode.MORE_FAVOURABLE
-                    else "the amount due cannot be computed"
-                )
-            )
+            warnings.append(_not_on_file_warning(clause))
+            others.append((clause, None))
             continue
-        previous = run_calculator(other, purchase, resolution.decisive_date, frozenset(), catalogue)
+        previous = run_calculator(other, row, resolution.decisive_date, frozenset(), catalogue)
         compared.append(previous)
-        if clause.keeps is KeepMode.PREVIOUS or previous.amount > kept.amount:
-            kept, kept_by = previous, clause.id
-    status = "missing_facts" if kept.missing_facts else ("kept_version_not_on_file" if kept_missing else "computed")
-    deadline_text = catalogue.claim_deadline_text(scheme, resolution.decisive_date)
-    deadline = citation = None
-    if deadline_text is not None and deadline_text.claim_deadline_months is not None:
-        deadline = deadline_after_event(resolution.decisive_date, deadline_text.claim_deadline_months)
-        citation = f"{deadline_text.citation}, {deadline_text.claim_deadline_paragraph}".rstrip(", ")
-    else:
-        warnings.append(f"no claim-deadline text on file for {resolution.decisive_date.isoformat()}")
+        others.append((clause, previous))
+    kept, kept_by, not_on_file = keep(current, others, lambda a: a.amount)
+    status = outcome_status(kept.missing_facts != (), kept.not_covered, not_on_file)
+    deadline, citation = _claim_deadline(catalogue, scheme, resolution.decisive_date, warnings)
     return SchemeResult(
         resolution=resolution,
         status=status,
@@ -226,7 +291,51 @@ def calculate(catalogue: Catalogue, purchase: Purchase, scheme: Scheme) -> Schem
         claim_deadline=deadline,
         claim_deadline_citation=citation,
         warnings=tuple(warnings),
+        amount_is_lower_bound=status == KEPT_NOT_ON_FILE and not_on_file is KeepMode.MORE_FAVOURABLE,
     )
 
 
-__all__ = ["ClauseCheck", "Resolution", "SchemeResult", "calculate", "decisive_date", "resolve"]
+def outcome_status(missing: bool, not_covered: bool, not_on_file: KeepMode | None) -> str:
+    """The status of a scheme's answer from what its calculators gave (shared with the batch engine)."""
+    if missing:
+        return MISSING_FACTS
+    if not_on_file is not None:
+        return KEPT_NOT_ON_FILE
+    return NOT_COVERED if not_covered else COMPUTED
+
+
+def _not_on_file_warning(clause: TransitionalClause) -> str:
+    return (
+        f"transitional clause {clause.id} ({clause.paragraph}) is open and keeps "
+        f"{clause.kept_version_label or 'an earlier wording'}, which is not on file: "
+        + (
+            "the amount shown is the version in force's, a lower bound of what is due"
+            if clause.keeps is KeepMode.MORE_FAVOURABLE
+            else "the amount due cannot be computed"
+        )
+    )
+
+
+def _claim_deadline(
+    catalogue: Catalogue, scheme: Scheme, decisive: date, warnings: list[str]
+) -> tuple[date | None, str | None]:
+    text = catalogue.claim_deadline_text(scheme, decisive)
+    if text is None or text.claim_deadline_months is None:
+        warnings.append(f"no claim-deadline text on file for {decisive.isoformat()}")
+        return None, None
+    citation = f"{text.citation}, {text.claim_deadline_paragraph}".rstrip(", ")
+    return deadline_after_event(decisive, text.claim_deadline_months), citation
+
+
+__all__ = [
+    "ClauseCheck",
+    "Resolution",
+    "SchemeResult",
+    "calculate",
+    "check_clause",
+    "clause_opens",
+    "decisive_date",
+    "decisive_day",
+    "keep",
+    "resolve",
+]

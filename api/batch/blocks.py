@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid
-from legislation import InvalidDates
+from legislation.errors import InvalidFacts
 from legislation.fast import Engine, Outcome, Row
 
 OUTPUT_COLUMNS = (
@@ -203,7 +203,7 @@ def run_any_csv(engine: Engine, plan: CsvPlan, first_line: int, data: bytes) -> 
             if id_index is not None and id_index < len(cells):
                 ident = cells[id_index]
             outcomes = outcomes_of(row_of(cells))
-        except (Invalid, InvalidDates, ArithmeticError, ValueError) as exc:
+        except (Invalid, InvalidFacts, ArithmeticError, ValueError) as exc:
             reason = _reason(exc)
             result.error(line, reason)
             append(csv_invalid(line, ident, reason))
@@ -233,7 +233,7 @@ def run_plain_csv(engine: Engine, plan: CsvPlan, first_line: int, data: bytes) -
         cells = record.split(",")
         try:
             outcomes = outcomes_of(row_of(cells))
-        except (Invalid, InvalidDates, ArithmeticError, ValueError) as exc:
+        except (Invalid, InvalidFacts, ArithmeticError, ValueError) as exc:
             ident = cells[id_index] if id_index is not None and id_index < len(cells) else ""
             reason = _reason(exc)
             result.error(line, reason)
@@ -264,7 +264,7 @@ def run_jsonl_chunk(engine: Engine, first_line: int, data: bytes) -> ChunkResult
             outcomes = engine.outcomes(Row.from_facts(request, request_schemes(request)))
         except RequestError as exc:
             reason = "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors)
-        except (InvalidDates, ArithmeticError, ValueError) as exc:
+        except (InvalidFacts, ArithmeticError, ValueError) as exc:
             reason = _reason(exc)
         else:
             result.results += len(outcomes)
@@ -277,7 +277,7 @@ def run_jsonl_chunk(engine: Engine, first_line: int, data: bytes) -> ChunkResult
 
 
 def _reason(exc: Exception) -> str:
-    if isinstance(exc, InvalidDates):
+    if isinstance(exc, InvalidFacts):
         return f"{exc.field}: {exc}"
     if isinstance(exc, Invalid):
         return str(exc)

@@ -30,7 +30,7 @@ from legislation.enums import (
     VehicleCategory,
 )
 from legislation.fast import ROW_FIELDS, Row
-from legislation.fast.row import MONEY_FIELDS, QUANTITY_FIELDS, shared_schemes
+from legislation.row import MONEY_FIELDS, QUANTITY_FIELDS, shared_schemes
 
 ENUMS: dict[str, type[Enum]] = {
     "acquisition": Acquisition,

@@ -58,7 +58,9 @@ EXPECTED_KEYS = {
     "kept_by": False,
     "missing_facts": False,
 }
-STATUSES = ("computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file")
+STATUSES = (
+    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"
+)
 FILE_SUFFIXES = (".yaml", ".yml", ".json")  # JSON is YAML: {"cases": [...]} reads the same
 NO_VERSION = "(no version on file)"
 

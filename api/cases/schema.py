@@ -40,7 +40,10 @@ class ExpectedFile(BaseModel):
     """Whether the aid is due, or null where the answer has none."""
     version_id: str | None
     """The version in force that gave the answer, or null (no version on file)."""
-    status: Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file"] | None = None
+    status: (
+        Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"]
+        | None
+    ) = None
     """Checked only when given."""
     kept_by: str | None = None
     """The « disposition transitoire » whose kept version gave the amount."""

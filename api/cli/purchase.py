@@ -22,7 +22,7 @@ from api.cli.options import (
     read_request,
 )
 from legislation import Catalogue
-from legislation.errors import InvalidDates
+from legislation.errors import InvalidDates, InvalidFacts
 
 if TYPE_CHECKING:
     from api.purchase.request import CalculationRequest
@@ -38,8 +38,9 @@ def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> d
         if kind == "calculate":
             return calculate_document(catalogue, request)
         return resolve_document(catalogue, request)
-    except InvalidDates as exc:
-        fail(422, "Invalid dates", [{"field": exc.field or "", "message": str(exc)}], 2)
+    except InvalidFacts as exc:
+        title = "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts"
+        fail(422, title, [{"field": exc.field or "", "message": str(exc)}], 2)
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -22,7 +22,7 @@ from api.catalogue.diff import DifferentArticles
 from api.catalogue.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
 from api.problem_types import problem, problem_type
 from api.purchase.request import RequestError, dumps
-from legislation.errors import InvalidDates, UnknownVersion
+from legislation.errors import InvalidDates, InvalidFacts, UnknownVersion
 
 MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("vigueur.api")
@@ -56,7 +56,7 @@ def install(app: FastAPI) -> None:
     """Register the handlers that turn every exception into a problem document."""
     app.add_exception_handler(ProblemError, _problem_error)
     app.add_exception_handler(RequestError, _request_error)
-    app.add_exception_handler(InvalidDates, _invalid_dates)
+    app.add_exception_handler(InvalidFacts, _invalid_dates)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(UnknownVersion, _unknown_version)
@@ -86,17 +86,19 @@ async def _request_error(_: Request, exc: Exception) -> Response:
 
 
 async def _invalid_dates(_: Request, exc: Exception) -> Response:
-    assert isinstance(exc, InvalidDates)
+    assert isinstance(exc, InvalidFacts)
     return problem_response(
-        problem(422, "Invalid dates", errors=[{"field": exc.field or "", "message": str(exc)}])
+        problem(
+            422,
+            "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts",
+            errors=[{"field": exc.field or "", "message": str(exc)}],
+        )
     )
 
 
 async def _validation_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    errors = [
-        {"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()
-    ]
+    errors = [{"field": _field(e.get("loc", ())), "message": str(e.get("msg", "invalid"))} for e in exc.errors()]
     return problem_response(problem(422, "Invalid request", errors=errors))
 
 
@@ -109,9 +111,7 @@ def _field(loc: Any) -> str:
 
 async def _http_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
-    title = (
-        HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
-    )
+    title = HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
     detail = exc.detail if isinstance(exc.detail, str) and exc.detail != title else None
     return problem_response(problem(exc.status_code, title, detail=detail), dict(exc.headers or {}))
 

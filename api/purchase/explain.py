@@ -21,13 +21,16 @@ def explain_calculation(doc: dict[str, Any]) -> str:
             False: "non éligible / not eligible",
             None: "indéterminé / undetermined",
         }
-        lines.append(f"  Montant / Amount: {r['amount']} € — {verdict[r['eligible']]} ({r['paragraph']})")
+        lines.append(f"  Montant / Amount: {_amount(r)} — {verdict[r['eligible']]} ({r['paragraph']})")
         lines.append(f"  Motif / Reason: {r['reason']}")
         lines += [
             f"  Autre cas non retenu / Other case not kept: {a['citation']}: {a['text']} ({a['amount']} €)"
             for a in r["alternatives"]
         ]
-        lines += [f"  Comparé / Compared: {c['version_id']}: {c['amount']} €" for c in r["compared"]]
+        lines += [
+            f"  Comparé / Compared: {c['version_id']}: " + (f"{c['amount']} €" if c["amount"] is not None else UNKNOWN)
+            for c in r["compared"]
+        ]
         lines += [f"  Fait manquant / Missing fact: {m}" for m in r["missing_facts"]]
         lines += [f"  Hypothèse / Assumption: {a}" for a in r["assumptions"]]
         lines += [f"  Lecture retenue / Reading: {x['text']}" for x in r["readings"]]
@@ -37,8 +40,27 @@ def explain_calculation(doc: dict[str, Any]) -> str:
             )
         lines += [f"  Attention / Warning: {w}" for w in r["warnings"]]
         lines.append("")
-    lines.append(f"Total: {doc['total_amount']} €")
+    lines.append(f"Total: {_total(doc)}")
     return "\n".join(lines) + "\n"
+
+
+UNKNOWN = "inconnu / not known"
+
+
+def _amount(r: dict[str, Any]) -> str:
+    if r["amount"] is None:
+        return f"{UNKNOWN} ({r['status']})"
+    if r.get("amount_is_lower_bound"):
+        return f"≥ {r['amount']} € (minimum / lower bound: {r['status']})"
+    return f"{r['amount']} €"
+
+
+def _total(doc: dict[str, Any]) -> str:
+    if doc["total_amount"] is None:
+        return f"{UNKNOWN} (" + ", ".join(doc["total_unknown_for"]) + ")"
+    if doc["total_is_lower_bound"]:
+        return f"≥ {doc['total_amount']} € (minimum / lower bound)"
+    return f"{doc['total_amount']} €"
 
 
 def explain_resolution(doc: dict[str, Any]) -> str:

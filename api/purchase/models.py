@@ -10,7 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 _CLOSED = ConfigDict(extra="forbid")
 
-Status = Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file"]
+Status = Literal[
+    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"
+]
 
 
 class StepOut(BaseModel):
@@ -89,7 +91,7 @@ class NearestOut(BaseModel):
 class ComparedOut(BaseModel):
     model_config = _CLOSED
     version_id: str
-    amount: str
+    amount: str | None = Field(description="Euros, two decimals; null when that version's amount is not known.")
     eligible: bool | None
     paragraph: str
     reason: str
@@ -115,8 +117,19 @@ class _Resolved(BaseModel):
 
 
 class SchemeResultOut(_Resolved):
-    status: Status
-    amount: str | None = Field(description="Euros, string with two decimals; null when no version is on file.")
+    status: Status = Field(
+        description="computed: the amount due; missing_facts: a fact the text needs is not given (amount null); "
+        "no_version_on_file: no version of the text on file for the decisive date (amount null); "
+        "kept_version_not_on_file: an open transitional clause keeps a version not on file (amount a lower "
+        "bound under « more favourable », else null); not_covered_on_file: the text on file does not cover the "
+        "vehicle while a text not on file may (amount null, never « not eligible »)."
+    )
+    amount: str | None = Field(
+        description="Euros, string with two decimals; null whenever the amount is not known (never 0.00)."
+    )
+    amount_is_lower_bound: bool = Field(
+        description="True when the amount is only a lower bound of what is due (kept_version_not_on_file)."
+    )
     eligible: bool | None
     reason: str | None
     paragraph: str | None = Field(description="The paragraph that decided the amount or the refusal.")
@@ -137,7 +150,11 @@ class SchemeResultOut(_Resolved):
 class CalculationResponse(BaseModel):
     model_config = _CLOSED
     results: list[SchemeResultOut]
-    total_amount: str = Field(description="Sum of the eligible amounts computed, euros.")
+    total_amount: str | None = Field(
+        description="Sum of the schemes' amounts, euros; null when one of them is not known (total_unknown_for)."
+    )
+    total_is_lower_bound: bool = Field(description="True when one of the amounts summed is only a lower bound.")
+    total_unknown_for: list[str] = Field(description="The schemes whose amount is not known, so neither is the total.")
 
 
 class ResolutionOut(_Resolved):

@@ -44,8 +44,19 @@ def calculate_document(catalogue: Catalogue, request: CalculationRequest) -> dic
     """The JSON document of `calculate`: one entry per scheme and the total."""
     purchase = to_purchase(request)
     results = [render_result(calculate(catalogue, purchase, scheme)) for scheme in purchase.schemes]
-    total = sum((Decimal(r["amount"]) for r in results if r["eligible"] and r["amount"] is not None), Decimal("0"))
-    return {"results": results, "total_amount": format_euros(total)}
+    return {"results": results, **render_total(results)}
+
+
+def render_total(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sum of the schemes' amounts — null when one of them is not known (never a misleading 0.00), and
+    flagged as a lower bound when one of them is."""
+    unknown = [r["scheme"] for r in results if r["amount"] is None]
+    total = sum((Decimal(r["amount"]) for r in results if r["amount"] is not None), Decimal("0"))
+    return {
+        "total_amount": None if unknown else format_euros(total),
+        "total_is_lower_bound": not unknown and any(r["amount_is_lower_bound"] for r in results),
+        "total_unknown_for": unknown,
+    }
 
 
 def resolve_document(catalogue: Catalogue, request: CalculationRequest) -> dict[str, Any]:
@@ -82,7 +93,8 @@ def render_result(result: SchemeResult) -> dict[str, Any]:
     award = result.award
     doc.update(
         status=result.status,
-        amount=format_euros(award.amount) if award else None,
+        amount=format_euros(result.amount) if result.amount is not None else None,
+        amount_is_lower_bound=result.amount_is_lower_bound,
         eligible=award.eligible if award else None,
         reason=award.reason if award else None,
         paragraph=award.paragraph if award else None,
@@ -216,7 +228,7 @@ def _step(step: Step) -> dict[str, Any]:
 def _compared(award: Award) -> dict[str, Any]:
     return {
         "version_id": award.version_id,
-        "amount": format_euros(award.amount),
+        "amount": format_euros(award.amount) if award.amount is not None else None,
         "eligible": award.eligible,
         "paragraph": award.paragraph,
         "reason": award.reason,

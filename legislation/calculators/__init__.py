@@ -1,27 +1,39 @@
-"""One calculator per version of an amounts text, found by the module name its version gives.
+"""The calculators, one per rule shape, registered explicitly under the key a version's ``calculator`` names.
 
-A calculator is a module of this package named after its version (``bonus_2015_01_01``) with
-``PARAMETERS`` and ``calculate(ctx)``; ``kit`` is the shared toolkit, not a calculator.
+A calculator is a module with ``FACTS`` (the request paths it may read, checked whenever it explains) and
+``calculate(ctx)``, written once against :class:`~legislation.calculators.kit.Ctx`: the explained path and
+the batch path run the same function in two contexts. Versions that differ only in their numbers share a
+calculator: their numbers are their ``version.toml`` parameters. ``kit`` and the ``_`` modules are the
+shared toolkit and shared rules, not calculators.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from types import ModuleType
 
-_NOT_CALCULATORS = {"kit"}
+from legislation.calculators import (
+    bonus_2015_01_01,
+    bonus_2017_01_01,
+    bonus_2017_02_19,
+    bonus_2020_06_01,
+    conversion_premium_2015_01_01,
+    conversion_premium_2015_04_01,
+    conversion_premium_2017_01_01,
+    conversion_premium_2017_02_19,
+    conversion_premium_2021_07_26,
+)
 
-
-def _discover() -> dict[str, ModuleType]:
-    found = {}
-    for info in pkgutil.iter_modules(__path__):
-        if info.name not in _NOT_CALCULATORS and not info.name.startswith("_"):
-            found[info.name] = importlib.import_module(f"{__name__}.{info.name}")
-    return found
-
-
-CALCULATORS: dict[str, ModuleType] = _discover()
+CALCULATORS: dict[str, ModuleType] = {
+    "bonus_2015_01_01": bonus_2015_01_01,
+    "bonus_2017_01_01": bonus_2017_01_01,
+    "bonus_2017_02_19": bonus_2017_02_19,
+    "bonus_2020_06_01": bonus_2020_06_01,
+    "conversion_premium_2015_01_01": conversion_premium_2015_01_01,
+    "conversion_premium_2015_04_01": conversion_premium_2015_04_01,
+    "conversion_premium_2017_01_01": conversion_premium_2017_01_01,
+    "conversion_premium_2017_02_19": conversion_premium_2017_02_19,
+    "conversion_premium_2021_07_26": conversion_premium_2021_07_26,
+}
 
 
 def get_calculator(key: str) -> ModuleType:

@@ -12,22 +12,25 @@ or 21–110 g/km and Euro 6; b) 500 € if 21–110 g/km and Euro 5.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from legislation.award import Award
-from legislation.calculators.kit import Candidate, Ctx
+from legislation.calculators.kit import Candidate, Ctx, R
 from legislation.enums import EuroStandard, PersonKind, VehicleCategory
 
 T = TypeVar("T")
 
-PARAMETERS = (
-    "new_co2_max_a", "new_amount_a", "new_co2_min_b", "new_co2_max_b", "new_amount_b",
-    "household_co2_max_a", "household_co2_min", "household_co2_max",
-    "household_amount_a", "household_amount_b",
+# The request paths these rules read (the calculators' FACTS).
+FACTS = (
+    "acquisition",
+    "buyer.income_tax_nil",
+    "buyer.person_kind",
+    "lease_duration_months",
+    "scrapped_vehicle",
+    "vehicle.category",
+    "vehicle.co2_g_per_km",
+    "vehicle.euro_standard",
+    "vehicle.previously_registered",
 )
-
-# The amounts the text can award; the property tests bound every answer by them.
-AMOUNT_PARAMETERS = ("new_amount_a", "new_amount_b", "household_amount_a", "household_amount_b")
 
 D251_3 = "C. énergie, art. D. 251-3"
 
@@ -35,6 +38,8 @@ D251_3 = "C. énergie, art. D. 251-3"
 # décret 2016-1980 says « les camionnettes deviennent éligibles à la prime à la conversion dans les mêmes
 # conditions que les voitures particulières »: its first alinéa covers passenger cars and vans.
 FIRST_ALINEA_OF_D251_3 = (VehicleCategory.PASSENGER_CAR, VehicleCategory.VAN)
+CAR, VAN = FIRST_ALINEA_OF_D251_3
+NATURAL_PERSON, EURO_6, EURO_5 = PersonKind.NATURAL_PERSON, EuroStandard.EURO_6, EuroStandard.EURO_5
 
 CARS_AND_VANS_ONLY = (
     "The premier alinéa of D. 251-3, to which both cases refer, is not on file for 2017; the notice of "
@@ -50,105 +55,135 @@ HOUSEHOLD_CASE_NEW_OR_USED = (
     "that used cars remain « réservée aux voitures particulières et aux ménages non imposables »."
 )
 
+ASSUME_SCRAPPED = (
+    "The scrapped vehicle meets the conditions of D. 251-3 (kind, age, ownership, destruction): "
+    "D. 251-3 in its 2017 wording is not on file."
+)
+ASSUME_D251_1_AND_3 = (
+    "The vehicle acquired or leased meets D. 251-1 and the premier alinéa of D. 251-3 other than "
+    "what is applied here: those texts are not on file in their 2017 wording."
+)
 
-def calculate(ctx: Ctx, why_cases_alternate: str) -> Award:
+
+class Unmet:
+    """A case not met: its reason (a template) and the values it names."""
+
+    __slots__ = ("reason", "values")
+
+    def __init__(self, reason: str, values: dict[str, Any]) -> None:
+        self.reason, self.values = reason, values
+
+
+def calculate(ctx: Ctx[R], why_cases_alternate: str) -> R:
     """D. 251-8 (2017); ``why_cases_alternate`` states why the more favourable of 1° and 2° is kept."""
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-3, premier alinéa")) is not None:
         return short_lease
-    if ctx.purchase.scrapped_vehicle is None:
-        ctx.step_at(f"{D251_3}, premier alinéa", "no vehicle withdrawn from circulation for destruction")
+    row = ctx.row
+    if not row.scrapped_vehicle:
+        ctx.step_at(D251_3 + ", premier alinéa", "no vehicle withdrawn from circulation for destruction")
         return ctx.refuse("", "the prime à la conversion requires an old vehicle withdrawn from circulation "
                               "for destruction (D. 251-3, premier alinéa): purchase.scrapped_vehicle is not "
                               "given")
-    ctx.assume("The scrapped vehicle meets the conditions of D. 251-3 (kind, age, ownership, destruction): "
-               "D. 251-3 in its 2017 wording is not on file.")
-    ctx.assume("The vehicle acquired or leased meets D. 251-1 and the premier alinéa of D. 251-3 other than "
-               "what is applied here: those texts are not on file in their 2017 wording.")
-    category = ctx.need(ctx.vehicle.category, "vehicle.category", "1°")
-    co2 = ctx.need(ctx.vehicle.co2_g_per_km, "vehicle.co2_g_per_km", "1°")
-    if category not in FIRST_ALINEA_OF_D251_3:
+    ctx.assume(ASSUME_SCRAPPED)
+    ctx.assume(ASSUME_D251_1_AND_3)
+    category = ctx.need(row.vehicle_category, "vehicle.category", "1°")
+    co2 = ctx.need(row.vehicle_co2_g_per_km, "vehicle.co2_g_per_km", "1°")
+    if category is not CAR and category is not VAN:
         ctx.read("conversion-premium-cars-and-vans", CARS_AND_VANS_ONLY)
-        return ctx.refuse("", f"a {category.value} is not a car or a van (D. 251-3, premier alinéa)")
+        return ctx.refuse("", "a {category} is not a car or a van (D. 251-3, premier alinéa)", category=category)
     new_case = _new_vehicle_case(ctx, co2)
     first_amount = new_case.amount if isinstance(new_case, Candidate) else None
-    household_may_prevail = first_amount is None or first_amount < ctx.p("household_amount_a")
+    household_may_prevail = first_amount is None or first_amount < ctx.money("household_amount_a")
     household_case = _household_case(ctx, category, co2, required=household_may_prevail)
     candidates = [c for c in (new_case, household_case) if isinstance(c, Candidate)]
     if not candidates:
-        reasons = [c for c in (new_case, household_case) if isinstance(c, str)]
-        return ctx.refuse("1°, 2°", "; ".join(reasons))
+        unmet = [c for c in (new_case, household_case) if isinstance(c, Unmet)]
+        values: dict[str, Any] = {}
+        for case in unmet:
+            values.update(case.values)
+        return ctx.refuse("1°, 2°", "; ".join(case.reason for case in unmet), **values)
     return ctx.best(candidates, why_cases_alternate)
 
 
-def _new_vehicle_case(ctx: Ctx, co2: int) -> Candidate | str:
+def _new_vehicle_case(ctx: Ctx[R], co2: int) -> Candidate | Unmet:
     # The CO2 bands first: above 60 g/km the 1° is closed whether or not the vehicle is new, so its
     # registration is not asked.
-    if co2 > ctx.p("new_co2_max_b"):
-        return _no(ctx, "1°", f"1°: CO2 {co2} g/km > 60 g/km")
-    registered = ctx.need(ctx.vehicle.previously_registered, "vehicle.previously_registered", "1°")
+    if co2 > ctx.count("new_co2_max_b"):
+        return _no(ctx, "1°", "1°: CO2 {co2} g/km > {new_co2_max_b} g/km", co2=co2)
+    registered = ctx.need(ctx.row.vehicle_previously_registered, "vehicle.previously_registered", "1°")
     if registered:
         return _no(ctx, "1°", "1°: the vehicle was registered before, in France or abroad")
-    if co2 <= ctx.p("new_co2_max_a"):
-        return _yes(ctx, "1° a)", "new_amount_a", f"new vehicle, CO2 {co2} g/km ≤ 20 g/km")
-    if ctx.p("new_co2_min_b") <= co2:  # « compris entre 21 et 60 »; the 60 g/km bound is tested above
-        return _yes(ctx, "1° b)", "new_amount_b", f"new vehicle, CO2 {co2} g/km between 21 and 60 g/km")
-    return _no(ctx, "1°", f"1°: CO2 {co2} g/km between 20 and 21 g/km")  # pragma: no cover - whole grams
+    if co2 <= ctx.count("new_co2_max_a"):
+        return _yes(ctx, "1° a)", "new_amount_a", "new vehicle, CO2 {co2} g/km ≤ {new_co2_max_a} g/km", co2=co2)
+    if ctx.count("new_co2_min_b") <= co2:  # « compris entre 21 et 60 »; the 60 g/km bound is tested above
+        return _yes(ctx, "1° b)", "new_amount_b",
+                    "new vehicle, CO2 {co2} g/km between {new_co2_min_b} and {new_co2_max_b} g/km", co2=co2)
+    return _no(ctx, "1°", "1°: CO2 {co2} g/km between {new_co2_max_a} and {new_co2_min_b} g/km",
+               co2=co2)  # pragma: no cover - whole grams
 
 
 def _household_case(
-    ctx: Ctx, category: VehicleCategory, co2: int, *, required: bool
-) -> Candidate | str | None:
+    ctx: Ctx[R], category: VehicleCategory, co2: int, *, required: bool
+) -> Candidate | Unmet | None:
     """The 2°; None when a fact is missing that ``required`` says cannot change the result."""
-    if category is not VehicleCategory.PASSENGER_CAR:
-        return _no(ctx, "2°", f"2°: only « voitures particulières », not a {category.value}")
-    if co2 > ctx.p("household_co2_max"):  # closed whoever the buyer: the buyer's facts are not asked
-        return _no(ctx, "2°", f"2°: CO2 {co2} g/km > 110 g/km")
-    kind = _fact(ctx, ctx.buyer.person_kind, "buyer.person_kind", required)
+    row = ctx.row
+    if category is not CAR:
+        return _no(ctx, "2°", "2°: only « voitures particulières », not a {category}", category=category)
+    if co2 > ctx.count("household_co2_max"):  # closed whoever the buyer: the buyer's facts are not asked
+        return _no(ctx, "2°", "2°: CO2 {co2} g/km > {household_co2_max} g/km", co2=co2)
+    kind = _fact(ctx, row.buyer_person_kind, "buyer.person_kind", required)
     if kind is None:
         return None
-    if kind is not PersonKind.NATURAL_PERSON:
-        return _no(ctx, "2°", f"2°: the buyer is a {kind.value}, not a « personne physique »")
-    tax_nil = _fact(ctx, ctx.buyer.income_tax_nil, "buyer.income_tax_nil", required)
+    if kind is not NATURAL_PERSON:
+        return _no(ctx, "2°", "2°: the buyer is a {kind}, not a « personne physique »", kind=kind)
+    tax_nil = _fact(ctx, row.buyer_income_tax_nil, "buyer.income_tax_nil", required)
     if tax_nil is None:
         return None
     if not tax_nil:
         return _no(ctx, "2°", "2°: the buyer's income tax of the year before the acquisition or lease is "
                               "not nil")
-    if co2 <= ctx.p("household_co2_max_a"):
-        return _household_yes(ctx, "2° a)", "household_amount_a", f"CO2 {co2} g/km ≤ 20 g/km")
-    if co2 < ctx.p("household_co2_min"):  # pragma: no cover - whole grams: 20 < CO2 < 21 cannot occur
-        return _no(ctx, "2°", f"2°: CO2 {co2} g/km between 20 and 21 g/km")
-    euro = _fact(ctx, ctx.vehicle.euro_standard, "vehicle.euro_standard", required)
+    if co2 <= ctx.count("household_co2_max_a"):
+        return _household_yes(ctx, "2° a)", "household_amount_a", "CO2 {co2} g/km ≤ {household_co2_max_a} g/km",
+                              co2=co2)
+    if co2 < ctx.count("household_co2_min"):  # pragma: no cover - whole grams: 20 < CO2 < 21 cannot occur
+        return _no(ctx, "2°", "2°: CO2 {co2} g/km between {household_co2_max_a} and {household_co2_min} g/km",
+                   co2=co2)
+    euro = _fact(ctx, row.vehicle_euro_standard, "vehicle.euro_standard", required)
     if euro is None:
         return None
-    if euro is EuroStandard.EURO_6:
-        return _household_yes(ctx, "2° a)", "household_amount_a", f"CO2 {co2} g/km in 21–110 g/km, Euro 6")
-    if euro is EuroStandard.EURO_5:
-        return _household_yes(ctx, "2° b)", "household_amount_b", f"CO2 {co2} g/km in 21–110 g/km, Euro 5")
-    return _no(ctx, "2°", f"2°: CO2 {co2} g/km in 21–110 g/km but {euro.value}, neither Euro 6 nor Euro 5")
+    if euro is EURO_6:
+        return _household_yes(ctx, "2° a)", "household_amount_a",
+                              "CO2 {co2} g/km in {household_co2_min}–{household_co2_max} g/km, Euro 6", co2=co2)
+    if euro is EURO_5:
+        return _household_yes(ctx, "2° b)", "household_amount_b",
+                              "CO2 {co2} g/km in {household_co2_min}–{household_co2_max} g/km, Euro 5", co2=co2)
+    return _no(ctx, "2°", "2°: CO2 {co2} g/km in {household_co2_min}–{household_co2_max} g/km but {euro}, "
+                          "neither Euro 6 nor Euro 5", co2=co2, euro=euro)
 
 
-def _household_yes(ctx: Ctx, paragraph: str, amount: str, facts: str) -> Candidate:
-    if ctx.vehicle.previously_registered is False:
+def _household_yes(ctx: Ctx[R], paragraph: str, amount: str, facts: str, **values: Any) -> Candidate:
+    if ctx.row.vehicle_previously_registered is False:
         ctx.read("household-case-new-or-used", HOUSEHOLD_CASE_NEW_OR_USED)
-    return _yes(ctx, paragraph, amount, f"passenger car of a natural person whose income tax is nil, {facts}")
+    return _yes(ctx, paragraph, amount, "passenger car of a natural person whose income tax is nil, " + facts,
+                **values)
 
 
-def _fact(ctx: Ctx, value: T | None, field: str, required: bool) -> T | None:
+def _fact(ctx: Ctx[R], value: T | None, field: str, required: bool) -> T | None:
     """A fact of the 2°; when the 1° already gives more than the 2° can, a missing one is only noted."""
     if value is None and not required:
-        most = ctx.p("household_amount_a")
-        ctx.step("2°", f"{field} not given: the 2° (at most {most} €) cannot exceed the 1°; not examined")
+        ctx.step("2°", "{field} not given: the 2° (at most {household_amount_a:€}) cannot exceed the 1°; "
+                       "not examined", field=field)
         return None
     return ctx.need(value, field, "2°")
 
 
-def _yes(ctx: Ctx, paragraph: str, amount: str, reason: str) -> Candidate:
-    ctx.step(paragraph, reason, ctx.p(amount))
-    return Candidate(amount=ctx.p(amount), paragraph=paragraph, reason=reason)
+def _yes(ctx: Ctx[R], paragraph: str, amount: str, reason: str, **values: Any) -> Candidate:
+    cents = ctx.money(amount)
+    ctx.step(paragraph, reason, cents, **values)
+    return Candidate(amount=cents, paragraph=paragraph, reason=reason, values=values)
 
 
-def _no(ctx: Ctx, paragraph: str, reason: str) -> str:
+def _no(ctx: Ctx[R], paragraph: str, reason: str, **values: Any) -> Unmet:
     """A case not met; the step cites the paragraph, so it drops the « 1°: » the refusal reason keeps."""
-    ctx.step(paragraph, reason.removeprefix(f"{paragraph}: "))
-    return reason
+    ctx.step(paragraph, reason.removeprefix(paragraph + ": "), **values)
+    return Unmet(reason, values)

@@ -9,14 +9,14 @@ Every number comes from the calling version's parameters: ``income_max``, ``inco
 
 from __future__ import annotations
 
-from decimal import Decimal
 from itertools import product
 
-from legislation.calculators.kit import Ctx
+from legislation.calculators.kit import Ctx, R
 from legislation.dates import add_months
 from legislation.enums import Energy, PersonKind
 
 PURE_THERMAL = (Energy.PETROL, Energy.DIESEL, Energy.LPG, Energy.CNG)
+NATURAL_PERSON = PersonKind.NATURAL_PERSON
 
 READING_NATURAL_PERSONS = (
     "The income conditions of 1° a), 2° a), 3° a) and b) and 4° a) name « une personne physique »: a "
@@ -107,69 +107,74 @@ WHY_MOST_FAVOURABLE = (
 )
 
 
-def city_electric_range(ctx: Ctx, paragraph: str) -> Decimal:
-    """« autonomie équivalente en mode tout électrique en ville », 0 for a purely thermal vehicle."""
-    city_range = ctx.vehicle.city_electric_range_km
-    if city_range is None and ctx.vehicle.energy in PURE_THERMAL:
+def city_electric_range(ctx: Ctx[R], paragraph: str) -> int:
+    """« autonomie équivalente en mode tout électrique en ville » (thousandths of a km), 0 for a purely
+    thermal vehicle."""
+    row = ctx.row
+    city_range = row.vehicle_city_electric_range_km
+    if city_range is None and row.vehicle_energy in PURE_THERMAL:
         ctx.read("no-electric-mode-no-range", READING_NO_ELECTRIC_MODE)
-        return Decimal("0")
+        return 0
     return ctx.need(city_range, "vehicle.city_electric_range_km", paragraph)
 
 
-def is_natural_person(ctx: Ctx, paragraph: str) -> bool:
+def is_natural_person(ctx: Ctx[R], paragraph: str) -> bool:
     """Whether the buyer is « une personne physique » (the only one the income conditions name)."""
-    kind = ctx.need(ctx.buyer.person_kind, "buyer.person_kind", paragraph)
-    if kind is not PersonKind.NATURAL_PERSON:
+    kind = ctx.need(ctx.row.buyer_person_kind, "buyer.person_kind", paragraph)
+    if kind is not NATURAL_PERSON:
         ctx.read("income-conditions-natural-persons-only", READING_NATURAL_PERSONS)
-        ctx.step(paragraph, f"buyer is a {kind.value.replace('_', ' ')}, not « une personne physique »")
+        ctx.step(paragraph, "buyer is a {who}, not « une personne physique »", who=kind.value.replace("_", " "))
         return False
     return True
 
 
-def is_low_income(ctx: Ctx, paragraph: str) -> bool:
+def is_low_income(ctx: Ctx[R], paragraph: str) -> bool:
     """« personne physique dont le revenu fiscal de référence par part est inférieur ou égal à 13 489 € »."""
     if not is_natural_person(ctx, paragraph):
         return False
-    income = ctx.need(ctx.buyer.reference_income_per_share, "buyer.reference_income_per_share", paragraph)
-    limit = ctx.p("income_max")
-    met = income <= limit
-    ctx.step(paragraph, f"reference income per share {income} € {'≤' if met else '>'} {limit} €")
+    income = ctx.need(ctx.row.buyer_reference_income_per_share, "buyer.reference_income_per_share", paragraph)
+    met = income <= ctx.money("income_max")
+    ctx.step(paragraph, "reference income per share {income:€} {sign} {income_max:€}", income=income,
+             sign="≤" if met else ">")
     return met
 
 
-def is_modest_or_long_distance(ctx: Ctx, paragraph: str) -> bool:
+def is_modest_or_long_distance(ctx: Ctx[R], paragraph: str) -> bool:
     """The a) household of 1°, 3° b) and 4° a): RFR ≤ 13 489 € and a long commute or many professional
     kilometres, or RFR ≤ 6 300 €. Distance and kilometres are asked only when the income leaves it open."""
     if not is_natural_person(ctx, paragraph):
         return False
-    income = ctx.need(ctx.buyer.reference_income_per_share, "buyer.reference_income_per_share", paragraph)
-    very_low, limit = ctx.p("income_very_low_max"), ctx.p("income_max")
-    if income <= very_low:
-        ctx.step(paragraph, f"reference income per share {income} € ≤ {very_low} €")
+    income = ctx.need(ctx.row.buyer_reference_income_per_share, "buyer.reference_income_per_share", paragraph)
+    if income <= ctx.money("income_very_low_max"):
+        ctx.step(paragraph, "reference income per share {income:€} ≤ {income_very_low_max:€}", income=income)
         return True
-    if income > limit:
-        ctx.step(paragraph, f"reference income per share {income} € > {limit} € (and > {very_low} €)")
+    if income > ctx.money("income_max"):
+        ctx.step(paragraph, "reference income per share {income:€} > {income_max:€} (and > {income_very_low_max:€})",
+                 income=income)
         return False
-    ctx.step(paragraph, f"{very_low} € < reference income per share {income} € ≤ {limit} €: distance decides")
+    ctx.step(paragraph, "{income_very_low_max:€} < reference income per share {income:€} ≤ {income_max:€}: "
+             "distance decides", income=income)
     return _is_long_distance(ctx, paragraph)
 
 
-def _is_long_distance(ctx: Ctx, paragraph: str) -> bool:
+def _is_long_distance(ctx: Ctx[R], paragraph: str) -> bool:
     """« distance … supérieure à 30 kilomètres ou … plus de 12 000 kilomètres par an »: both strict."""
-    distance, km_year = ctx.buyer.home_work_distance_km, ctx.buyer.professional_km_per_year
-    commute_min, professional_min = ctx.p("commute_km_min"), ctx.p("professional_km_min")
-    if distance is not None and distance > commute_min:
-        ctx.step(paragraph, f"home–work distance {distance} km > {commute_min} km")
+    row = ctx.row
+    distance, km_year = row.buyer_home_work_distance_km, row.buyer_professional_km_per_year
+    if distance is not None and distance > ctx.qty("commute_km_min"):
+        ctx.step(paragraph, "home–work distance {distance:q} km > {commute_km_min} km", distance=distance)
         return True
-    if km_year is not None and km_year > professional_min:
-        ctx.step(paragraph, f"{km_year} professional km a year > {professional_min} km")
+    if km_year is not None and km_year > ctx.qty("professional_km_min"):
+        ctx.step(paragraph, "{km_year:q} professional km a year > {professional_km_min} km", km_year=km_year)
         return True
     distance = ctx.need(distance, "buyer.home_work_distance_km", paragraph)
     km_year = ctx.need(km_year, "buyer.professional_km_per_year", paragraph)
     ctx.step(
         paragraph,
-        f"home–work distance {distance} km ≤ {commute_min} km and "
-        f"{km_year} professional km a year ≤ {professional_min} km",
+        "home–work distance {distance:q} km ≤ {commute_km_min} km and "
+        "{km_year:q} professional km a year ≤ {professional_km_min} km",
+        distance=distance,
+        km_year=km_year,
     )
     return False
 
@@ -184,7 +189,7 @@ _FACTS = (  # the order in which missing facts are asked, with the paragraph tha
 )
 
 
-def meets_co2_ceiling(ctx: Ctx, co2: int) -> bool:
+def meets_co2_ceiling(ctx: Ctx[R], co2: int) -> bool:
     """3° with 5°: the vehicle's ceiling, asking only the facts that change the outcome."""
     ctx.read("co2-ceiling-132-new-137-others", READING_CO2_CEILINGS)
     facts = _known_facts(ctx)
@@ -195,36 +200,42 @@ def meets_co2_ceiling(ctx: Ctx, co2: int) -> bool:
         ctx.need(None, field, paragraph)
     ceilings = sorted({_ceiling(ctx, combo) for combo in _combos(facts)})
     met = outcomes.pop()
-    words = " or ".join(f"{c} g/km" for c in ceilings)
     ctx.step(
         "3°",
-        f"CO2 {co2} g/km {'≤' if met else '>'} the ceiling for this vehicle ({words}): "
-        f"{'met' if met else 'not met'}",
+        "CO2 {co2} g/km {sign} the ceiling for this vehicle ({ceilings}): {verdict}",
+        co2=co2,
+        sign="≤" if met else ">",
+        ceilings=" or ".join(f"{c} g/km" for c in ceilings),
+        verdict="met" if met else "not met",
     )
     return met
 
 
-def _known_facts(ctx: Ctx) -> dict[str, bool | None]:
-    vehicle = ctx.vehicle
-    registered = vehicle.previously_registered
-    first = vehicle.first_registration_date
+def _known_facts(ctx: Ctx[R]) -> dict[str, bool | None]:
+    row = ctx.row
+    registered = row.vehicle_previously_registered
+    first = row.vehicle_first_registration_date
     if registered is None and first is not None:
         registered = True
     recent = None
     if first is not None:
-        months = int(ctx.p("c3_recent_months"))
+        months = ctx.count("c3_recent_months")
         limit = add_months(first, months)
         recent = ctx.decisive_date < limit
         ctx.read("recent-registration-less-than-six-months", READING_SIX_MONTHS)
         ctx.step(
             "3°",
-            f"first registration {first}; {months} months later is {limit}; decisive date "
-            f"{ctx.decisive_date} is {'before it: less than' if recent else 'on or after it: at least'} "
-            f"{months} months",
+            "first registration {first}; {months} months later is {limit}; decisive date {decisive} is "
+            "{relation} {months} months",
+            first=first,
+            months=months,
+            limit=limit,
+            decisive=ctx.decisive_date,
+            relation="before it: less than" if recent else "on or after it: at least",
         )
     elif registered is False:
         ctx.step("3°", "the vehicle has never been registered before: the new-vehicle ceiling")
-    standard = vehicle.new_registration_system
+    standard = row.vehicle_new_registration_system
     if standard is None and registered is False:
         # A new vehicle gets its first registration now, in the new system (reading stated in the answer).
         standard = True
@@ -233,7 +244,7 @@ def _known_facts(ctx: Ctx) -> dict[str, bool | None]:
         "previously_registered": registered,
         "recent": recent,
         "new_registration_system": standard,
-        "wheelchair_accessible": vehicle.wheelchair_accessible,
+        "wheelchair_accessible": row.vehicle_wheelchair_accessible,
     }
 
 
@@ -243,19 +254,19 @@ def _combos(facts: dict[str, bool | None]) -> list[dict[str, bool]]:
     return [dict(zip(names, combo, strict=True)) for combo in product(*choices)]
 
 
-def _ceiling(ctx: Ctx, f: dict[str, bool]) -> Decimal:
+def _ceiling(ctx: Ctx[R], f: dict[str, bool]) -> int:
     new_or_recent = not f["previously_registered"] or f["recent"]
     lowered = not f["new_registration_system"] or f["wheelchair_accessible"]
     if lowered:  # 5°: outside the new registration system, or accessible in a wheelchair
-        return ctx.p("c3_co2_new_max_lowered") if new_or_recent else ctx.p("c3_co2_other_max_lowered")
-    return ctx.p("c3_co2_new_max") if new_or_recent else ctx.p("c3_co2_other_max")
+        return ctx.count("c3_co2_new_max_lowered") if new_or_recent else ctx.count("c3_co2_other_max_lowered")
+    return ctx.count("c3_co2_new_max") if new_or_recent else ctx.count("c3_co2_other_max")
 
 
-def _outcomes(ctx: Ctx, co2: int, facts: dict[str, bool | None]) -> set[bool]:
+def _outcomes(ctx: Ctx[R], co2: int, facts: dict[str, bool | None]) -> set[bool]:
     return {co2 <= _ceiling(ctx, combo) for combo in _combos(facts)}
 
 
-def _matters(ctx: Ctx, co2: int, facts: dict[str, bool | None], name: str) -> bool:
+def _matters(ctx: Ctx[R], co2: int, facts: dict[str, bool | None], name: str) -> bool:
     """Whether flipping one unknown fact changes the outcome for some value of the other unknowns."""
     for combo in _combos({**facts, name: False}):
         if (co2 <= _ceiling(ctx, combo)) != (co2 <= _ceiling(ctx, {**combo, name: True})):

@@ -1,18 +1,24 @@
-"""Helpers shared by the two 2015 wordings of décret n° 2014-1672, art. 4 (not a calculator)."""
+"""Helpers shared by the two 2015 wordings of décret n° 2014-1672, art. 4 (not a calculator).
+
+They read the request paths ``invoice_date`` and ``acquisition`` (both always readable).
+"""
 
 from __future__ import annotations
 
 from datetime import date
 
-from legislation.calculators.kit import Ctx
+from legislation.calculators.kit import Ctx, R
 from legislation.enums import Acquisition
 
+LEASE = Acquisition.LEASE
 
-def invoice_date(ctx: Ctx, paragraph: str) -> date:
+
+def invoice_date(ctx: Ctx[R], paragraph: str) -> date:
     """« la date de facturation du véhicule acquis ou loué »; for a lease without one, the first rent."""
-    if ctx.purchase.invoice_date is not None:
-        return ctx.purchase.invoice_date
-    if ctx.purchase.acquisition is Acquisition.LEASE:
+    row = ctx.row
+    if row.invoice_date is not None:
+        return row.invoice_date
+    if row.acquisition is LEASE:
         ctx.read(
             "2015-destruction-window-lease",
             f"Art. 4, {paragraph} counts the destruction window from « la date de facturation du véhicule "

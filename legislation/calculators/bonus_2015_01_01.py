@@ -12,192 +12,221 @@ other vehicles, b du 5°): ≤ 20 g/km 27 % up to 6 300 €, 21–60 g/km 20 % u
 
 from __future__ import annotations
 
-from decimal import Decimal
-
-from legislation.award import Award
 from legislation.calculators import _decret_2014_1672_art1 as art1
-from legislation.calculators.kit import Ctx
+from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, VehicleCategory
 
-PARAMETERS = (
-    "hybrid_co2_min",
-    "hybrid_co2_max",
-    "hybrid_min_electric_kw",
-    "hybrid_rate",
-    "hybrid_floor",
-    "hybrid_cap",
-    "transitional_hybrid_co2_min",
-    "transitional_hybrid_co2_max",
-    "transitional_hybrid_rate",
-    "transitional_hybrid_floor",
-    "transitional_hybrid_cap",
-    "car_zero_co2_max",
-    "car_zero_rate",
-    "car_zero_cap",
-    "car_low_co2_min",
-    "car_low_co2_max",
-    "car_low_rate",
-    "car_low_cap",
-    "transitional_other_co2_min",
-    "transitional_other_co2_max",
-    "transitional_other_amount",
-    "van_zero_co2_max",
-    "van_zero_rate",
-    "van_zero_cap",
-    "van_low_co2_min",
-    "van_low_co2_max",
-    "van_low_rate",
-    "van_low_cap",
+FACTS = (
+    "acquisition",
+    "lease_duration_months",
+    "vehicle.acquisition_cost",
+    "vehicle.battery_rental_cost",
+    "vehicle.category",
+    "vehicle.co2_g_per_km",
+    "vehicle.electric_motor_power_30min_kw",
+    "vehicle.energy",
+    "vehicle.previously_registered",
 )
-
-# The amounts it can award at most: each rate is capped, the 150 € is fixed (property tests).
-AMOUNT_PARAMETERS = (
-    "hybrid_cap", "transitional_hybrid_cap", "car_zero_cap", "car_low_cap", "transitional_other_amount",
-    "van_zero_cap", "van_low_cap",
-)  # fmt: skip
 
 # Inline branches opened by the two « A titre transitoire » clauses of this version.
 HYBRID_BRANCH = "hybrid_8_25_percent"  # 1° a), 2e alinéa
 OTHER_BRANCH = "other_61_90_150_euros"  # 1° b), 3e alinéa
 
+CAR = VehicleCategory.PASSENGER_CAR
 PETROL_DIESEL_HYBRIDS = (Energy.PETROL_ELECTRIC_HYBRID, Energy.DIESEL_ELECTRIC_HYBRID)
+# Energy.is_hybrid, as a tuple: a membership test by identity instead of a property call per row.
+HYBRIDS = tuple(e for e in Energy if e.is_hybrid)
 
 WINDOW = (
     "ordered before 2015-01-01 and invoiced (or first rent) on or before 2015-03-31, « dans les trois "
     "mois suivants » the entry into force"
 )
 
+ASSUME_ART2 = (
+    "The buyer is not excluded by décret n° 2014-1672, art. 2 (a company that buys or leases the vehicle "
+    "to lease it out for two years or more; a dealer's demonstration vehicle not sold within a year)."
+)
 
-def calculate(ctx: Ctx) -> Award:
+# The four « taux × coût, sans être supérieur à » cases: (paragraph, rate, cap, what, award reason — templates).
+RateCapped = tuple[str, str, str, str, str]
+
+
+def _case(paragraph: str, rate: str, cap: str, what: str) -> RateCapped:
+    return paragraph, rate, cap, what, what + ": {" + rate + ":%} of the cost, up to {" + cap + ":€}"
+
+
+CAR_ZERO = _case("1° b)", "car_zero_rate", "car_zero_cap", "passenger car, CO2 {co2} g/km ≤ {car_zero_co2_max} g/km")
+CAR_LOW = _case(
+    "1° b), 2e alinéa",
+    "car_low_rate",
+    "car_low_cap",
+    "passenger car, CO2 {co2} g/km in {car_low_co2_min}–{car_low_co2_max} g/km",
+)
+VAN_ZERO = _case(
+    "2°", "van_zero_rate", "van_zero_cap", "van or other vehicle, CO2 {co2} g/km ≤ {van_zero_co2_max} g/km"
+)
+VAN_LOW = _case(
+    "2°, 2e alinéa",
+    "van_low_rate",
+    "van_low_cap",
+    "van or other vehicle, CO2 {co2} g/km in {van_low_co2_min}–{van_low_co2_max} g/km",
+)
+
+
+def calculate(ctx: Ctx[R]) -> R:
     refusal = art1.refusal(ctx)
     if refusal is not None:
         return refusal
-    ctx.assume(
-        "The buyer is not excluded by décret n° 2014-1672, art. 2 (a company that buys or leases the vehicle "
-        "to lease it out for two years or more; a dealer's demonstration vehicle not sold within a year)."
-    )
+    ctx.assume(ASSUME_ART2)
     ctx.step(
         "",
         "the amount does not depend on the buyer being a natural or a legal person (art. 3 has no "
         "person-dependent cap)",
     )
-    co2 = Decimal(ctx.need(ctx.vehicle.co2_g_per_km, "vehicle.co2_g_per_km", "1°"))
-    if ctx.vehicle.category is VehicleCategory.PASSENGER_CAR:
+    row = ctx.row
+    co2 = ctx.need(row.vehicle_co2_g_per_km, "vehicle.co2_g_per_km", "1°")
+    if row.vehicle_category is CAR:
         return _passenger_car(ctx, co2)
     return _van_or_other(ctx, co2)
 
 
-def _passenger_car(ctx: Ctx, co2: Decimal) -> Award:
+def _passenger_car(ctx: Ctx[R], co2: int) -> R:
     """1°: a voiture particulière of the a du 5° of art. 1."""
-    if co2 <= ctx.p("car_zero_co2_max"):
-        return _rate_capped(
-            ctx, "1° b)", "car_zero_rate", "car_zero_cap", f"passenger car, CO2 {co2} g/km ≤ 20"
-        )
-    if ctx.p("car_low_co2_min") <= co2 <= ctx.p("car_low_co2_max"):
-        return _rate_capped(
-            ctx,
-            "1° b), 2e alinéa",
-            "car_low_rate",
-            "car_low_cap",
-            f"passenger car, CO2 {co2} g/km in 21–60 g/km",
-        )
-    energy = ctx.need(ctx.vehicle.energy, "vehicle.energy", "1° a)")
+    if co2 <= ctx.count("car_zero_co2_max"):
+        return _rate_capped(ctx, CAR_ZERO, co2)
+    if ctx.count("car_low_co2_min") <= co2 <= ctx.count("car_low_co2_max"):
+        return _rate_capped(ctx, CAR_LOW, co2)
+    row = ctx.row
+    energy = ctx.need(row.vehicle_energy, "vehicle.energy", "1° a)")
     if (
         energy in PETROL_DIESEL_HYBRIDS
-        and _in(ctx, co2, "transitional_hybrid")
+        and ctx.count("transitional_hybrid_co2_min") <= co2 <= ctx.count("transitional_hybrid_co2_max")
         and ctx.is_open(HYBRID_BRANCH)
     ):
         return _transitional_hybrid(ctx, co2, energy)
-    if energy.is_hybrid and _in(ctx, co2, "hybrid"):
+    if energy in HYBRIDS and ctx.count("hybrid_co2_min") <= co2 <= ctx.count("hybrid_co2_max"):
         power = ctx.need(
-            ctx.vehicle.electric_motor_power_30min_kw, "vehicle.electric_motor_power_30min_kw", "1° a)"
+            row.vehicle_electric_motor_power_30min_kw, "vehicle.electric_motor_power_30min_kw", "1° a)"
         )
-        if power >= ctx.p("hybrid_min_electric_kw"):
+        if power >= ctx.qty("hybrid_min_electric_kw"):
             return _hybrid(ctx, co2, energy, power)
-        ctx.step("1° a)", f"electric motor {power} kW over 30 minutes < 10 kW: not a hybrid of 1° a)")
-    if _in(ctx, co2, "transitional_other") and ctx.is_open(OTHER_BRANCH):
+        ctx.step(
+            "1° a)",
+            "electric motor {power:q} kW over 30 minutes < {hybrid_min_electric_kw} kW: not a hybrid of 1° a)",
+            power=power,
+        )
+    if (
+        ctx.count("transitional_other_co2_min") <= co2 <= ctx.count("transitional_other_co2_max")
+        and ctx.is_open(OTHER_BRANCH)
+    ):
         return _transitional_other(ctx, co2)
     return ctx.refuse(
         "1°",
-        f"{energy.value} passenger car of {co2} g/km: no paragraph of art. 3 fixes an "
-        "amount (hybrids 61–110 g/km need a ≥ 10 kW electric motor; 61–90 g/km only in "
-        "the transitional window)",
+        "{energy} passenger car of {co2} g/km: no paragraph of art. 3 fixes an amount (hybrids "
+        "{hybrid_co2_min}–{hybrid_co2_max} g/km need a ≥ {hybrid_min_electric_kw} kW electric motor; "
+        "{transitional_other_co2_min}–{transitional_other_co2_max} g/km only in the transitional window)",
+        energy=energy,
+        co2=co2,
     )
 
 
-def _hybrid(ctx: Ctx, co2: Decimal, energy: Energy, power: Decimal) -> Award:
+def _hybrid(ctx: Ctx[R], co2: int, energy: Energy, power: int) -> R:
     here = "1° a)"
     ctx.step(
-        here, f"{energy.value}, electric motor {power} kW ≥ 10 kW over 30 minutes, CO2 {co2} g/km in 61–110"
+        here,
+        "{energy}, electric motor {power:q} kW ≥ {hybrid_min_electric_kw} kW over 30 minutes, CO2 {co2} g/km in "
+        "{hybrid_co2_min}–{hybrid_co2_max}",
+        energy=energy,
+        power=power,
+        co2=co2,
     )
     amount = ctx.rate(here, "hybrid_rate", ctx.cost_with_battery(here), "cost incl. battery")
-    amount = ctx.floor(here, amount, ctx.p("hybrid_floor"), "« sans être inférieur à 1 000 euros »")
-    amount = ctx.cap(here, amount, ctx.p("hybrid_cap"), "« et supérieur à 2 000 euros »")
-    return ctx.award(amount, here, "hybrid 61–110 g/km: 5 % of the cost, between 1 000 € and 2 000 €")
-
-
-def _transitional_hybrid(ctx: Ctx, co2: Decimal, energy: Energy) -> Award:
-    # Reading: the transitional alinéa names petrol and diesel hybrids 61–110 g/km and does not repeat the
-    # 10 kW / 30 min criterion of the 1st alinéa. The notice says that criterion is new in 2015 (to exclude
-    # mild hybrids) and the alinéa keeps the 2014 amounts, whose hybrid rows had no power criterion and no
-    # LPG/CNG hybrids: the criterion is not required here, and LPG/CNG hybrids stay under the 1st alinéa.
-    ctx.read(
-        "2015-transitional-hybrid-no-10kw",
-        "The transitional 8,25 % alinéa (1° a), 2e alinéa) defines its own vehicles — electric + petrol or "
-        "diesel hybrids of 61–110 g/km — without the 10 kW / 30 min electric-motor criterion of the 1st "
-        "alinéa. The decree's notice presents that criterion as new in 2015 and the alinéa keeps the 2014 "
-        "amounts (8,25 %, 1 650 €, 3 300 €), whose hybrid rows (décret 2007-1873, art. 3) had no power "
-        "criterion: the criterion is not applied here. LPG/CNG hybrids, not named, stay under the 1st "
-        "alinéa.",
+    amount = ctx.floor(here, amount, ctx.money("hybrid_floor"), "« sans être inférieur à {hybrid_floor} euros »")
+    amount = ctx.cap(here, amount, ctx.money("hybrid_cap"), "« et supérieur à {hybrid_cap} euros »")
+    return ctx.award(
+        amount,
+        here,
+        "hybrid {hybrid_co2_min}–{hybrid_co2_max} g/km: {hybrid_rate:%} of the cost, between {hybrid_floor:€} and "
+        "{hybrid_cap:€}",
     )
-    here = "1° a), 2e alinéa"
-    ctx.read("2015-transitional-window", f"{here} applies: {WINDOW}.")
-    ctx.step(here, f"{energy.value}, CO2 {co2} g/km in 61–110 g/km, {WINDOW}")
+
+
+# Reading: the transitional alinéa names petrol and diesel hybrids 61–110 g/km and does not repeat the
+# 10 kW / 30 min criterion of the 1st alinéa. The notice says that criterion is new in 2015 (to exclude
+# mild hybrids) and the alinéa keeps the 2014 amounts, whose hybrid rows had no power criterion and no
+# LPG/CNG hybrids: the criterion is not required here, and LPG/CNG hybrids stay under the 1st alinéa.
+TRANSITIONAL_HYBRID_NO_10KW = (
+    "The transitional 8,25 % alinéa (1° a), 2e alinéa) defines its own vehicles — electric + petrol or "
+    "diesel hybrids of 61–110 g/km — without the 10 kW / 30 min electric-motor criterion of the 1st "
+    "alinéa. The decree's notice presents that criterion as new in 2015 and the alinéa keeps the 2014 "
+    "amounts (8,25 %, 1 650 €, 3 300 €), whose hybrid rows (décret 2007-1873, art. 3) had no power "
+    "criterion: the criterion is not applied here. LPG/CNG hybrids, not named, stay under the 1st "
+    "alinéa."
+)
+TRANSITIONAL_HYBRID = "1° a), 2e alinéa"
+TRANSITIONAL_OTHER = "1° b), 3e alinéa"
+TRANSITIONAL_HYBRID_WINDOW = f"{TRANSITIONAL_HYBRID} applies: {WINDOW}."
+TRANSITIONAL_OTHER_WINDOW = f"{TRANSITIONAL_OTHER} applies: {WINDOW}."
+
+
+def _transitional_hybrid(ctx: Ctx[R], co2: int, energy: Energy) -> R:
+    ctx.read("2015-transitional-hybrid-no-10kw", TRANSITIONAL_HYBRID_NO_10KW)
+    here = TRANSITIONAL_HYBRID
+    ctx.read("2015-transitional-window", TRANSITIONAL_HYBRID_WINDOW)
+    ctx.step(
+        here,
+        "{energy}, CO2 {co2} g/km in {transitional_hybrid_co2_min}–{transitional_hybrid_co2_max} g/km, " + WINDOW,
+        energy=energy,
+        co2=co2,
+    )
     amount = ctx.rate(here, "transitional_hybrid_rate", ctx.cost_with_battery(here), "cost incl. battery")
     amount = ctx.floor(
-        here, amount, ctx.p("transitional_hybrid_floor"), "« sans être inférieur à 1 650 euros »"
+        here,
+        amount,
+        ctx.money("transitional_hybrid_floor"),
+        "« sans être inférieur à {transitional_hybrid_floor} euros »",
     )
-    amount = ctx.cap(here, amount, ctx.p("transitional_hybrid_cap"), "« et supérieur à 3 300 euros »")
+    amount = ctx.cap(
+        here, amount, ctx.money("transitional_hybrid_cap"), "« et supérieur à {transitional_hybrid_cap} euros »"
+    )
     return ctx.award(
-        amount, here, "transitional hybrid regime: 8,25 % of the cost, between 1 650 € and 3 300 €"
+        amount,
+        here,
+        "transitional hybrid regime: {transitional_hybrid_rate:%} of the cost, between {transitional_hybrid_floor:€} "
+        "and {transitional_hybrid_cap:€}",
     )
 
 
-def _transitional_other(ctx: Ctx, co2: Decimal) -> Award:
-    here, amount = "1° b), 3e alinéa", ctx.p("transitional_other_amount")
-    ctx.read("2015-transitional-window", f"{here} applies: {WINDOW}.")
-    ctx.step(here, f"CO2 {co2} g/km in 61–90 g/km, {WINDOW}", amount)
+def _transitional_other(ctx: Ctx[R], co2: int) -> R:
+    here, amount = TRANSITIONAL_OTHER, ctx.money("transitional_other_amount")
+    ctx.read("2015-transitional-window", TRANSITIONAL_OTHER_WINDOW)
+    ctx.step(
+        here, "CO2 {co2} g/km in {transitional_other_co2_min}–{transitional_other_co2_max} g/km, " + WINDOW, amount,
+        co2=co2,
+    )
     return ctx.award(
-        amount, here, f"transitional 150 € for a passenger car of {co2} g/km ordered before 2015"
+        amount,
+        here,
+        "transitional {transitional_other_amount:€} for a passenger car of {co2} g/km ordered before 2015",
+        co2=co2,
     )
 
 
-def _van_or_other(ctx: Ctx, co2: Decimal) -> Award:
+def _van_or_other(ctx: Ctx[R], co2: int) -> R:
     """2°: a camionnette or other vehicle of the b du 5° of art. 1 (art. 1 already limited it to 60 g/km)."""
-    if co2 <= ctx.p("van_zero_co2_max"):
-        return _rate_capped(
-            ctx, "2°", "van_zero_rate", "van_zero_cap", f"van or other vehicle, CO2 {co2} g/km ≤ 20"
-        )
-    if ctx.p("van_low_co2_min") <= co2 <= ctx.p("van_low_co2_max"):
-        return _rate_capped(
-            ctx,
-            "2°, 2e alinéa",
-            "van_low_rate",
-            "van_low_cap",
-            f"van or other vehicle, CO2 {co2} g/km in 21–60 g/km",
-        )
+    if co2 <= ctx.count("van_zero_co2_max"):
+        return _rate_capped(ctx, VAN_ZERO, co2)
+    if ctx.count("van_low_co2_min") <= co2 <= ctx.count("van_low_co2_max"):
+        return _rate_capped(ctx, VAN_LOW, co2)
     # Unreachable: art. 1, I, 5° b) refuses a van above 60 g/km before art. 3 is applied.
-    return ctx.refuse("2°", f"van or other vehicle of {co2} g/km: above 60 g/km")  # pragma: no cover
+    return ctx.refuse(  # pragma: no cover
+        "2°", "van or other vehicle of {co2} g/km: above {van_low_co2_max} g/km", co2=co2
+    )
 
 
-def _rate_capped(ctx: Ctx, paragraph: str, rate: str, cap: str, what: str) -> Award:
-    ctx.step(paragraph, what)
+def _rate_capped(ctx: Ctx[R], case: RateCapped, co2: int) -> R:
+    paragraph, rate, cap, what, reason = case
+    ctx.step(paragraph, what, co2=co2)
     amount = ctx.rate(paragraph, rate, ctx.cost_with_battery(paragraph), "cost incl. battery")
-    amount = ctx.cap(paragraph, amount, ctx.p(cap), "« sans être supérieur à »")
-    pct = (ctx.p(rate) * 100).normalize()
-    return ctx.award(amount, paragraph, f"{what}: {pct:f} % of the cost, up to {ctx.p(cap)} €")
-
-
-def _in(ctx: Ctx, co2: Decimal, prefix: str) -> bool:
-    """« compris entre X et Y grammes »: both bounds included."""
-    return ctx.p(f"{prefix}_co2_min") <= co2 <= ctx.p(f"{prefix}_co2_max")
+    amount = ctx.cap(paragraph, amount, ctx.money(cap), "« sans être supérieur à »")
+    return ctx.award(amount, paragraph, reason, co2=co2)

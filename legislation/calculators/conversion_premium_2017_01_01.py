@@ -8,12 +8,10 @@ The rules are shared with the 2017-02-19 wording in :mod:`legislation.calculator
 
 from __future__ import annotations
 
-from legislation.award import Award
 from legislation.calculators import _conversion_premium_2017
-from legislation.calculators.kit import Ctx
+from legislation.calculators.kit import Ctx, R
 
-PARAMETERS = _conversion_premium_2017.PARAMETERS
-AMOUNT_PARAMETERS = _conversion_premium_2017.AMOUNT_PARAMETERS
+FACTS = _conversion_premium_2017.FACTS
 
 # Open reading (shared/legal/seeds.md): a new vehicle bought by a household whose income tax is nil meets
 # both 1° and 2°. « est fixé comme suit » does not say whether they add up; the official sources say they
@@ -28,5 +26,5 @@ WHY_CASES_ALTERNATE = (
 )
 
 
-def calculate(ctx: Ctx) -> Award:
+def calculate(ctx: Ctx[R]) -> R:
     return _conversion_premium_2017.calculate(ctx, WHY_CASES_ALTERNATE)

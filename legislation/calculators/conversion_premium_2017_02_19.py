@@ -9,12 +9,10 @@ only the opening sentence changes: « est déterminé par l'un ou l'autre des ca
 
 from __future__ import annotations
 
-from legislation.award import Award
 from legislation.calculators import _conversion_premium_2017
-from legislation.calculators.kit import Ctx
+from legislation.calculators.kit import Ctx, R
 
-PARAMETERS = _conversion_premium_2017.PARAMETERS
-AMOUNT_PARAMETERS = _conversion_premium_2017.AMOUNT_PARAMETERS
+FACTS = _conversion_premium_2017.FACTS
 
 # « l'un ou l'autre des cas suivants »: the cases are alternatives, they do not add up; the text does not
 # say which one prevails when a purchase meets both.
@@ -25,5 +23,5 @@ WHY_CASES_ALTERNATE = (
 )
 
 
-def calculate(ctx: Ctx) -> Award:
+def calculate(ctx: Ctx[R]) -> R:
     return _conversion_premium_2017.calculate(ctx, WHY_CASES_ALTERNATE)

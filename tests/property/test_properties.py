@@ -25,7 +25,6 @@ from legislation import (
     VehicleCategory,
     calculate,
 )
-from legislation.calculators import get_calculator
 
 FIRST, LAST = date(2014, 10, 1), date(2022, 3, 1)
 money = st.decimals(min_value=0, max_value=150000, places=2, allow_nan=False, allow_infinity=False)
@@ -96,16 +95,10 @@ def purchases(draw):  # type: ignore[no-untyped-def]
 
 
 def highest_amount(catalogue: Catalogue, version_id: str) -> Decimal:
+    """The largest number of euros the version's text writes (caps, flat amounts — and price ceilings, so this
+    is an outer bound: the exact amounts are the regression corpus's business)."""
     version = catalogue.get(version_id)
-    module = get_calculator(version.calculator or "")
-    return max(version.param(name) for name in module.AMOUNT_PARAMETERS)
-
-
-def test_every_calculator_declares_the_amounts_it_can_award(catalogue: Catalogue) -> None:
-    for version in catalogue.versions.values():
-        if version.calculator:
-            names = get_calculator(version.calculator).AMOUNT_PARAMETERS
-            assert names and set(names) <= set(version.parameters), version.id
+    return max(p.value for p in version.parameters.values())
 
 
 @settings(
@@ -120,12 +113,16 @@ def test_amount_is_between_zero_and_the_versions_highest_amount(
         assert result.status == "no_version_on_file"
         return
     award = result.award
+    if award.amount is None:  # not known: never shown as 0.00
+        assert result.amount is None and award.eligible is None
+        assert result.status in ("missing_facts", "not_covered_on_file")
+        return
     assert Decimal("0") <= award.amount <= highest_amount(catalogue, award.version_id)
     assert award.amount == award.amount.quantize(Decimal("0.01"))
     if award.eligible is not True:
         assert award.amount == 0
     for other in result.compared:
-        assert other.amount <= award.amount or result.kept_by is not None or other is award
+        assert other.amount is None or other.amount <= award.amount or result.kept_by is not None or other is award
 
 
 RATE_PARAGRAPHS_2020 = {"1°": "ev_rate", "6°": "m2n2_rate", "5°": "l_small_rate"}

@@ -10,7 +10,7 @@ import pytest
 
 from legislation import Catalogue, Energy, PersonKind, Scheme, VehicleCategory, calculate
 from legislation.fast.engine import Engine
-from legislation.fast.row import Row
+from legislation.row import Row
 from tests.builders import purchase
 
 EV = {

@@ -179,6 +179,7 @@ RECEIPT: dict[str, Any] = {
                 "message": None,
                 "status": "computed",
                 "amount": "7000.00",
+                "amount_is_lower_bound": False,
                 "eligible": True,
                 "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % capped at 7000 € (natural person)",
                 "paragraph": "C. énergie, art. D. 251-7, 1°",
@@ -215,6 +216,8 @@ RECEIPT: dict[str, Any] = {
             }
         ],
         "total_amount": "7000.00",
+        "total_is_lower_bound": False,
+        "total_unknown_for": [],
     },
     "links": {
         "self": "/v1/receipts/8b2021abea0443a2a4da14ebe1c2f5ca",
@@ -353,6 +356,7 @@ REPLAY: dict[str, Any] = {
                     "message": None,
                     "status": "computed",
                     "amount": "7000.00",
+                    "amount_is_lower_bound": False,
                     "eligible": True,
                     "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % "
                     "capped at 7000 € (natural person)",
@@ -508,6 +512,7 @@ REPLAY: dict[str, Any] = {
                     "message": None,
                     "status": "computed",
                     "amount": "7500.00",
+                    "amount_is_lower_bound": False,
                     "eligible": True,
                     "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % capped at "
                     "7500 € (natural person)",

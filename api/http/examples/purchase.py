@@ -727,6 +727,7 @@ CALCULATE: dict[str, Any] = {
             "message": None,
             "status": "computed",
             "amount": "7000.00",
+            "amount_is_lower_bound": False,
             "eligible": True,
             "reason": "≤ 20 g/km and cost 32000.00 € < 45 000 €: 27 % capped at 7000 € (natural person)",
             "paragraph": "C. énergie, art. D. 251-7, 1°",
@@ -763,6 +764,8 @@ CALCULATE: dict[str, Any] = {
         }
     ],
     "total_amount": "7000.00",
+    "total_is_lower_bound": False,
+    "total_unknown_for": [],
 }
 
 RESOLVE: dict[str, Any] = {

@@ -226,7 +226,8 @@ PROBLEM_STORED_CASE_INVALID: dict[str, Any] = {
     "title": "Stored case no longer valid",
     "status": 409,
     "detail": "tests/regression/bonus_2017.yaml, case bonus-2017-x, field expected.bonus.status: "
-    "'computed_v0' is not one of computed, missing_facts, no_version_on_file, kept_version_not_on_file; "
+    "'computed_v0' is not one of computed, missing_facts, no_version_on_file, kept_version_not_on_file, "
+    "not_covered_on_file; "
     "import its case file again",
 }
 PROBLEM_BATCH_TOO_MANY_ROWS: dict[str, Any] = {
@@ -250,6 +251,11 @@ PROBLEM_BATCH_415: dict[str, Any] = {
 # -- models ------------------------------------------------------------------------------------------------
 
 
+
+CaseStatus = Literal[
+    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"
+]
+
 class CaseSourceOut(BaseModel):
     model_config = _CLOSED
     paragraph: str = Field(description="The paragraph applied, or the published example.")
@@ -263,7 +269,7 @@ class ExpectedOut(BaseModel):
     version_id: str | None = Field(
         description="The version in force on the decisive date; null: none on file."
     )
-    status: Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file"] | None = Field(
+    status: CaseStatus | None = Field(
         None, description="Absent (null) when the case does not say: the status is then not checked."
     )
     kept_by: str | None = None
@@ -400,7 +406,8 @@ class BatchRecordOut(BaseModel):
     line: int = Field(description="The line of the input (1 = first line of the body).")
     scheme: Literal["bonus", "conversion_premium"] | None = Field(description="null for an invalid row.")
     status: str = Field(
-        description="computed, missing_facts, no_version_on_file, kept_version_not_on_file, or invalid."
+        description="computed, missing_facts, no_version_on_file, kept_version_not_on_file, not_covered_on_file, "
+        "or invalid."
     )
     amount: str | None
     eligible: bool | None

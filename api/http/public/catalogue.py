@@ -366,7 +366,7 @@ class ReplayRunOut(BaseModel):
     known_at: datetime
     catalogue: CatalogueRefOut
     revisions: list[UsedRevisionOut]
-    total_amount: str
+    total_amount: str | None
     response_hash: str
     identical_to_receipt: bool = Field(description="The response is byte for byte the one of the receipt.")
     differences: list[dict[str, Any]] = Field(
@@ -379,7 +379,7 @@ class ReplayReceiptOut(BaseModel):
     model_config = _CLOSED
     known_at: datetime
     catalogue: CatalogueRefOut
-    total_amount: str
+    total_amount: str | None
     response_hash: str
     software_version: str
 

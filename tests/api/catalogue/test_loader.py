@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from api.catalogue.loader import DEFAULT_VERSIONS_DIR, MAX_TEXT_BYTES, load_catalogue
-from legislation import CatalogueError, Scheme
+from legislation import CatalogueError, Energy, Scheme, VehicleCategory, calculate
+from tests.builders import purchase
 
 REFERENCE = "D251-7.2020-06-01"
 
@@ -72,8 +74,34 @@ def test_unregistered_calculator(tree: Path) -> None:
 
 
 def test_parameter_the_calculator_needs_is_missing(tree: Path) -> None:
+    # Parameters are declared once, in version.toml: the calculator does not list them, so a lone version that
+    # lacks one is named when a calculation reaches it (tests/property/test_parameters.py proves on the corpus
+    # that the versions on file lack none)…
     edit(tree, 'l_cap = { value = "900", unit = "euro", paragraph = "4° b)", quote = "b) 900 euros." }\n', "")
-    assert load_error(tree).field == "parameters.l_cap"
+    catalogue = load_catalogue(tree)
+    l_vehicle = purchase(
+        "2020-07-15",
+        category=VehicleCategory.TWO_THREE_WHEELER,
+        energy=Energy.ELECTRIC,
+        uses_lead_battery=False,
+        net_max_power_kw=Decimal("4"),
+        battery_energy_kwh=Decimal("3"),
+        acquisition_cost="3000",
+    )
+    with pytest.raises(CatalogueError) as caught:
+        calculate(catalogue, l_vehicle, Scheme.BONUS)
+    assert caught.value.field == "parameters.l_cap" and REFERENCE in caught.value.path
+
+
+def test_parameter_another_version_of_the_same_calculator_gives_is_missing(tree: Path) -> None:
+    # … and refused by the loader when another version computed by the same calculator gives it.
+    twin = "D251-7.2021-01-21"
+    shutil.copytree(tree / REFERENCE, tree / twin)
+    edit(tree, 'id = "D251-7.2020-06-01"', f'id = "{twin}"', version=twin)
+    edit(tree, "valid_from = 2020-06-01\nvalid_until = 2021-01-21", "valid_from = 2021-01-21", version=twin)
+    edit(tree, 'l_cap = { value = "900", unit = "euro", paragraph = "4° b)", quote = "b) 900 euros." }\n', "")
+    error = load_error(tree)
+    assert error.field == "parameters.l_cap" and REFERENCE in error.path
 
 
 def test_quote_not_in_text(tree: Path) -> None:

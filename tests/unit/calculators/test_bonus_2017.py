@@ -5,6 +5,7 @@ Expected amounts come from the text, with the arithmetic next to them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -107,8 +108,12 @@ def test_light_m2_n2_is_read_into_the_first_with_an_assumption(catalogue: Catalo
 
 
 def test_electric_bicycle_is_not_in_d251_7(catalogue: Catalogue) -> None:
+    # Before 2017-02-19 no text aided cycles (décret 2017-196 created their aid): a plain refusal.
+    result = calculate(catalogue, purchase(JANUARY, category=VehicleCategory.ELECTRIC_BICYCLE,
+                                           acquisition_cost="1500", buyer=NATURAL), Scheme.BONUS)
+    assert result.status == "computed"
     a = award(catalogue, category=VehicleCategory.ELECTRIC_BICYCLE, acquisition_cost="1500", buyer=NATURAL)
-    assert a.eligible is False and "cycles à pédalage assisté" in a.reason
+    assert (a.amount, a.eligible) == (Decimal("0.00"), False) and "cycles à pédalage assisté" in a.reason
 
 
 def test_d251_1_conditions_are_assumptions(catalogue: Catalogue) -> None:
@@ -320,5 +325,24 @@ def test_third_names_a_missing_cost(catalogue: Catalogue) -> None:
 
 
 def test_electric_bicycle_from_2017_02_19_points_to_the_separate_aid(catalogue: Catalogue) -> None:
-    a = march(catalogue, category=VehicleCategory.ELECTRIC_BICYCLE, acquisition_cost="1500", buyer=NATURAL)
-    assert a.eligible is False and "not on file" in a.reason
+    # Issue 9, item 4: décret 2017-196 created a separate aid for « cycles à pédalage assisté », not on file. A
+    # cycle is outside D. 251-7 but may be within that aid, so it is no longer answered « not eligible » (it
+    # was: computed, 0.00, eligible false) but « not covered by the text on file », its amount unknown.
+    bought = purchase(MARCH, category=VehicleCategory.ELECTRIC_BICYCLE, acquisition_cost="1500", buyer=NATURAL)
+    result = calculate(catalogue, bought, Scheme.BONUS)
+    assert result.status == "not_covered_on_file"
+    a = result.award
+    assert a is not None and a.version_id == "D251-7.2017-02-19"
+    assert (a.amount, a.eligible, a.not_covered) == (None, None, True)
+    assert "cycles à pédalage assisté" in a.reason and "not on file" in a.reason
+    assert a.paragraph == "C. énergie, art. D. 251-7"
+
+
+def test_short_lease_of_an_electric_bicycle_from_2017_02_19_is_not_refused(catalogue: Catalogue) -> None:
+    # D. 251-1's two-year lease condition governs the bonus of D. 251-7, not décret 2017-196's separate aid for
+    # cycles (not on file): a cycle leased for a year is not covered on file either, never « not eligible ».
+    leased = replace(purchase(None, lease=True, first_rent="2017-03-15", category=VehicleCategory.ELECTRIC_BICYCLE,
+                              acquisition_cost="1500", buyer=NATURAL), lease_duration_months=12)
+    result = calculate(catalogue, leased, Scheme.BONUS)
+    assert result.status == "not_covered_on_file"
+    assert result.award is not None and (result.award.amount, result.award.eligible) == (None, None)

@@ -34,6 +34,7 @@ from legislation.enums import (
     VanClass,
     VehicleCategory,
 )
+from legislation.errors import InvalidFacts
 from legislation.facts import Buyer, Purchase, ScrappedVehicle, Vehicle
 
 ALL_SCHEMES: tuple[Scheme, ...] = tuple(Scheme)
@@ -91,8 +92,9 @@ class Row:
     scrapped_owned_since: date | None = None
     scrapped_destruction_date: date | None = None
     bonus_ecologique_amount: int | None = None  # cents
-    exact: bool = True  # False: a fact does not fit its integer scale; the explained path computes the row
+    exact: bool = True  # False: a fact does not fit its integer scale (:meth:`check_exact` says which)
     source: Purchase | None = None  # the purchase the row was converted from, if any
+    inexact: tuple[str, str] | None = None  # the request path and value of the first fact that does not fit
 
     @classmethod
     def from_purchase(cls, purchase: Purchase) -> Row:
@@ -114,16 +116,31 @@ class Row:
         values["scrapped_vehicle"] = scrapped is not None
         if scrapped is not None:
             values.update(zip(_SCRAPPED_NAMES, _scrapped(scrapped), strict=True))
-        exact = True
+        exact, inexact = True, None
         for name, scale in SCALES.items():
             value = values[name]
             if value is not None:
                 scaled = to_scaled(value, scale)
                 if scaled is None:
                     exact, scaled = False, 0
+                    inexact = inexact or name
                 values[name] = scaled
         values["schemes"] = shared_schemes(schemes)
-        return cls(**values, exact=exact, source=source)
+        row = cls(**values, exact=exact, source=source)
+        if inexact is not None:
+            row.inexact = (request_path(inexact), str(_VALUES_OF[inexact](facts)))
+        return row
+
+    def check_exact(self) -> None:
+        """:class:`InvalidFacts` when an amount or quantity does not fit its scale (too many decimals, negative,
+        absurdly large): the calculators count in cents and thousandths, exactly, as the contract does."""
+        if not self.exact:
+            path, value = self.inexact or ("", "")
+            decimals = 2 if path.split(".")[-1] in _MONEY_NAMES else 3
+            raise InvalidFacts(
+                f"{path} = {value}: an amount must be ≥ 0 with at most {decimals} decimals (the request contract)",
+                path,
+            )
 
     def to_purchase(self) -> Purchase:
         """The domain purchase this row describes (what the explained path reads)."""
@@ -187,7 +204,28 @@ SCRAPPED_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ScrappedVehicle)
 TOP_LEVEL: tuple[str, ...] = tuple(
     f.name for f in fields(Purchase) if f.name not in ("vehicle", "buyer", "scrapped_vehicle")
 )
-ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Row) if f.name not in ("exact", "source"))
+ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Row) if f.name not in ("exact", "source", "inexact"))
+
+
+def request_path(row_field: str) -> str:
+    """``vehicle_acquisition_cost`` → ``vehicle.acquisition_cost`` (the request contract's path)."""
+    for group in ("vehicle", "buyer"):
+        if row_field.startswith(group + "_"):
+            return f"{group}.{row_field[len(group) + 1 :]}"
+    if row_field.startswith("scrapped_"):
+        return f"scrapped_vehicle.{row_field[len('scrapped_') :]}"
+    return row_field
+
+
+_MONEY_NAMES = frozenset(request_path(n).split(".")[-1] for n in MONEY_FIELDS)
+
+
+def _value_of(row_field: str) -> Any:
+    path = request_path(row_field).split(".")
+    return attrgetter(".".join(path))
+
+
+_VALUES_OF = {name: _value_of(name) for name in SCALES}
 
 # Row.from_facts reads the facts' attributes with C-level getters (one call per part, not one per field).
 _TOP_FACTS = tuple(n for n in TOP_LEVEL if n != "schemes")
