@@ -116,8 +116,8 @@ def coverage(
         options.fail(422, "Invalid period", [{"field": "to", "message": f"{end} is before {start}"}], 2)
     schemes = [scheme] if scheme else list(Scheme)
     with catalogue_for(versions_dir, known_at, database_url) as catalogue:
-        docs = [documents.coverage_document(measure(catalogue.timeline(s), start, end)) for s in schemes]
-    emit({"schemes": docs}, as_json, tables.coverage)
+        report = documents.coverage_report([measure(catalogue.timeline(s), start, end) for s in schemes])
+    emit(report, as_json, tables.coverage)
 
 
 def show(
