@@ -17,9 +17,10 @@ once per version when the engine starts:
    - ``ctx.rate(p, "x", base, label)`` becomes ``(N * base + H) // D`` with :func:`~kit.rate_terms` of the
      version's parameter (``ctx.per_unit`` likewise, in thousandths): the same integers as the contexts;
    - ``ctx.cap`` / ``ctx.floor`` become a comparison; ``ctx.is_open(b)`` becomes ``b in ctx.open_branches``;
-   - ``ctx.step`` / ``ctx.step_at`` / ``ctx.assume`` / ``ctx.read`` statements are dropped — **only** when
-     every argument is free of effects (constants, names, attribute reads, arithmetic, comparisons,
-     f-strings…); a call in an argument (a ``ctx.need`` that may raise, say) keeps the statement as it is;
+   - ``ctx.step`` / ``ctx.step_at`` / ``ctx.step_once`` / ``ctx.miss`` / ``ctx.assume`` / ``ctx.read``
+     statements are dropped — **only** when every argument is free of effects (constants, names, attribute
+     reads, arithmetic, comparisons, f-strings…); a call in an argument (a ``ctx.need`` that may raise, say)
+     keeps the statement as it is;
    - ``ctx.award`` / ``ctx.refuse`` / ``ctx.not_covered`` with a literal paragraph become the outcome tuple
      the :class:`~kit.Lean` context would return, its citation formatted once;
    - ``ctx.need(x, "f", "p")`` becomes ``(t if (t := x) is not None else ctx.need(None, "f", "p"))``, so the
@@ -86,7 +87,7 @@ CALCULATORS_PACKAGE = "legislation.calculators."
 CTX = "ctx"  # the name every calculator gives its context (``self`` in the kit's methods, renamed)
 
 # The recording methods: they return None and, in the lean context, do nothing.
-RECORDING = frozenset({"step", "step_at", "assume", "read"})
+RECORDING = frozenset({"step", "step_at", "step_once", "miss", "assume", "read"})
 # The kit methods the rewriter handles itself; any other method of Ctx that Lean does not override is a rule
 # of the kit (``cost_with_battery``, ``lease_refusal``…) and is compiled like a calculator's function.
 HANDLED = RECORDING | frozenset(
