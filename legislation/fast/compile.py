@@ -15,7 +15,8 @@ once per version when the engine starts:
      version's numbers) become the integer constant — a name the version does not give, or a value that is
      not whole at its scale, keeps the call, which raises the :class:`~legislation.errors.CatalogueError`;
    - ``ctx.rate(p, "x", base, label)`` becomes ``(N * base + H) // D`` with :func:`~kit.rate_terms` of the
-     version's parameter (``ctx.per_unit`` likewise, in thousandths): the same integers as the contexts;
+     version's parameter (``ctx.per_unit`` likewise, in thousandths): the same integers as the contexts; a
+     rate named only at run time reads its terms from the version's table (``_numbers_rates[name]``);
    - ``ctx.cap`` / ``ctx.floor`` become a comparison; ``ctx.is_open(b)`` becomes ``b in ctx.open_branches``;
    - ``ctx.step`` / ``ctx.step_at`` / ``ctx.step_once`` / ``ctx.miss`` / ``ctx.assume`` / ``ctx.read``
      statements are dropped — **only** when every argument is free of effects (constants, names, attribute
@@ -549,7 +550,23 @@ class Rewriter(ast.NodeTransformer):
         if args is None or not (self.pure(args[0]) and self.pure(args[3])):
             return None
         name = self.literal(args[1])
-        terms = self.scale_value(self.numbers.params, scale, name) if name is not None else None
+        if name is None:  # a name known only at run time: its terms read from the version's table (raises alike)
+            if self.no_walrus or not self.pure(args[1]):
+                return None
+            table = self.hoist(f"{NUMBERS}{scale}", getattr(self.numbers.params, scale))
+            t = self.temp()
+            read = ast.NamedExpr(
+                target=ast.Name(id=t, ctx=ast.Store()), value=ast.Subscript(value=table, slice=args[1], ctx=ast.Load())
+            )
+
+            def term(i: int, of: ast.expr) -> ast.expr:
+                return ast.Subscript(value=of, slice=ast.Constant(i), ctx=ast.Load())
+
+            # (base * (t := table[name])[0] + t[1]) // t[2]: the base evaluated first, as the call's arguments are
+            product = ast.BinOp(left=args[2], op=ast.Mult(), right=term(0, read))
+            total = ast.BinOp(left=product, op=ast.Add(), right=term(1, ast.Name(id=t, ctx=ast.Load())))
+            return ast.BinOp(left=total, op=ast.FloorDiv(), right=term(2, ast.Name(id=t, ctx=ast.Load())))
+        terms = self.scale_value(self.numbers.params, scale, name)
         if terms is None:
             return None
         n, h, d = terms

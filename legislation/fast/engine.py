@@ -70,6 +70,7 @@ class VersionPlan:
     kernel: Kernel
     clauses: tuple[tuple[TransitionalClause, VersionPlan | None], ...] = field(default=())
     vid: str = ""
+    scheme_name: str = ""
     inline: tuple[frozenset[str] | None, ...] = field(default=())  # each clause's branches when it keeps inline
     # No clause can be open for a decisive day after ``deadline`` or an order on or after ``order_until``:
     # the common case is told in two comparisons, without testing each clause.
@@ -78,6 +79,7 @@ class VersionPlan:
 
     def __post_init__(self) -> None:
         self.vid = self.version.id
+        self.scheme_name = self.version.scheme.value if self.version.scheme else ""  # an enum's value: slow to read
 
     def set_clauses(self, clauses: tuple[tuple[TransitionalClause, VersionPlan | None], ...]) -> None:
         self.clauses = clauses
@@ -269,7 +271,7 @@ class Engine:
             amount = None  # the version due is not on file: its amount is not known
         kept_id = kept_outcome[4] if kept_by is not None else None
         return (
-            plan.version.scheme.value if plan.version.scheme else "",
+            plan.scheme_name,
             status,
             amount,
             kept_outcome[3],
