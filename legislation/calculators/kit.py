@@ -5,7 +5,9 @@ A calculator is written **once**: a module with ``FACTS`` (the request paths it 
 money in integer cents, kW/kWh/km in thousandths, CO2 and months as plain integers), its version's numbers
 through ``ctx.money`` / ``ctx.count`` / ``ctx.qty`` / ``ctx.rate``, and says what it applies with
 ``ctx.step``, ``ctx.read`` (a reading of an ambiguous text) and ``ctx.assume`` (a condition of a text not
-on file, taken as asserted). It ends with ``ctx.award``, ``ctx.refuse`` or ``ctx.best``.
+on file, taken as asserted); ``ctx.step_once`` shows a step only the first time, and ``ctx.miss`` keeps why a
+case is not met, for ``ctx.refuse_missed`` to list. It ends with ``ctx.award``, ``ctx.refuse``,
+``ctx.refuse_missed`` or ``ctx.best``.
 
 The same calculator runs in two contexts:
 
