@@ -186,22 +186,22 @@ class Engine:
         if not row.exact:
             row.check_exact()  # an amount with more decimals than the contract allows: InvalidFacts
         schemes = row.schemes
-        days = self._days.get(id(schemes))
-        if days is not None:
-            try:
-                first, second, kernels, order_until, dispatches = days[day]
-            except KeyError:
-                first, second, kernels, order_until, dispatches = self._short_path(schemes, days, day)
-            if order is None or order >= order_until:
-                if second is None:  # one scheme (most rows)
-                    return [first(row, NO_BRANCHES, day)]
-                if len(kernels) == 2:
-                    return [first(row, NO_BRANCHES, day), second(row, NO_BRANCHES, day)]
-                return [kernel(row, NO_BRANCHES, day) for kernel in kernels]
-            if second is None:  # an order date that may open a clause: each scheme's clauses tested
-                return [self._dispatched(row, day, order, dispatches[0])]
-            return [self._dispatched(row, day, order, dispatch) for dispatch in dispatches]
-        return self.resolved(row, day)
+        try:
+            first, second, kernels, order_until, dispatches = self._days[id(schemes)][day]
+        except KeyError:
+            days = self._days.get(id(schemes))
+            if days is None:  # not a shared scheme tuple
+                return self.resolved(row, day)
+            first, second, kernels, order_until, dispatches = self._short_path(schemes, days, day)
+        if order is None or order >= order_until:
+            if second is None:  # one scheme (most rows)
+                return [first(row, NO_BRANCHES, day)]
+            if len(kernels) == 2:
+                return [first(row, NO_BRANCHES, day), second(row, NO_BRANCHES, day)]
+            return [kernel(row, NO_BRANCHES, day) for kernel in kernels]
+        if second is None:  # an order date that may open a clause: each scheme's clauses tested
+            return [self._dispatched(row, day, order, dispatches[0])]
+        return [self._dispatched(row, day, order, dispatch) for dispatch in dispatches]
 
     def _short_path(self, schemes: tuple[Scheme, ...], days: dict[date, ShortPath], day: date) -> ShortPath:
         dispatches = tuple(self.schemes[scheme].find(day) for scheme in schemes)
