@@ -142,21 +142,8 @@ def _scrapped_vehicle(ctx: Ctx[R]) -> R | None:
         decisive=decisive,
     )
     ctx.assume(ASSUME_OWNER)
-    owned = ctx.need(row.scrapped_owned_since, "scrapped_vehicle.owned_since", "I, 4°")
-    owned_enough = add_months(owned, ctx.count("scrapped_owned_min_months"))
-    if owned_enough > decisive:
-        return ctx.refuse(
-            "I, 4°",
-            "acquired {owned}: not owned for {scrapped_owned_min_months} months on {decisive}",
-            owned=owned,
-            decisive=decisive,
-        )
-    ctx.step(
-        "I, 4°",
-        "acquired {owned}: owned for at least {scrapped_owned_min_months} months on {decisive}",
-        owned=owned,
-        decisive=decisive,
-    )
+    if (denied := art4.not_owned_long_enough(ctx)) is not None:
+        return denied
     ctx.assume(ASSUME_REGISTRATION)
     denied = _destruction(ctx)
     ctx.assume(ASSUME_INSURED)
