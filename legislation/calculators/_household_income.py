@@ -12,6 +12,7 @@ from legislation.calculators.kit import Ctx, R
 from legislation.enums import PersonKind
 
 NATURAL_PERSON = PersonKind.NATURAL_PERSON
+PERSON_WORDS = {kind: kind.value.replace("_", " ") for kind in PersonKind}  # « legal person »…
 
 READING_NATURAL_PERSONS = (
     "The income conditions of 1° a), 2° a), 3° a) and b) and 4° a) name « une personne physique »: a "
@@ -25,7 +26,7 @@ def is_natural_person(ctx: Ctx[R], paragraph: str) -> bool:
     kind = ctx.need(ctx.row.buyer_person_kind, "buyer.person_kind", paragraph)
     if kind is not NATURAL_PERSON:
         ctx.read("income-conditions-natural-persons-only", READING_NATURAL_PERSONS)
-        ctx.step(paragraph, "buyer is a {who}, not « une personne physique »", who=kind.value.replace("_", " "))
+        ctx.step(paragraph, "buyer is a {who}, not « une personne physique »", who=PERSON_WORDS[kind])
         return False
     return True
 

@@ -28,23 +28,27 @@ def _provenance(folder: str) -> str:
     return str(tomllib.loads((DEFAULT_VERSIONS_DIR / folder / "version.toml").read_text())["provenance"])
 
 
+def _says_not_on_file(folder: str) -> bool:
+    return (DEFAULT_VERSIONS_DIR / folder / "text.txt").read_bytes().startswith(NOT_ON_FILE)
+
+
 @pytest.mark.skipif(SHARED_MISSING, reason="../shared (the legal sources) is not beside the checkout")
-@pytest.mark.parametrize("folder", [f for f in FOLDERS if _provenance(f) != "secondary"])
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if not _says_not_on_file(f)])
 def test_text_is_verbatim_in_a_shared_source(folder: str) -> None:
     text = (DEFAULT_VERSIONS_DIR / folder / "text.txt").read_bytes()
     assert text.strip(), "empty text"
-    assert not text.startswith(NOT_ON_FILE), f"{folder}: a text said not on file must be graded secondary"
     assert any(text in source for source in _sources()), f"{folder}/text.txt is not verbatim in ../shared"
 
 
 @pytest.mark.skipif(SHARED_MISSING, reason="../shared (the legal sources) is not beside the checkout")
-@pytest.mark.parametrize("folder", [f for f in FOLDERS if _provenance(f) == "secondary"])
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if _says_not_on_file(f)])
 def test_secondary_text_says_not_on_file_and_quotes_its_sources_verbatim(folder: str) -> None:
-    """A ``secondary`` version never invents a wording: its text.txt opens by saying the official wording is not
-    on file, and each line it quotes (« > ») is word for word in a history file or a text of ../shared/legal;
-    each parameter's paragraph names its source's confidence."""
+    """A version whose wording is not on file never invents one: it is graded ``secondary``, its text.txt opens by
+    saying so, each line it quotes (« > ») is word for word in a history file or a text of ../shared/legal, and each
+    parameter's paragraph names its source's confidence. (A secondary version may also hold a truncated official
+    text: that one is held verbatim by the test above.)"""
+    assert _provenance(folder) == "secondary", f"{folder}: a text said not on file must be graded secondary"
     text = (DEFAULT_VERSIONS_DIR / folder / "text.txt").read_bytes()
-    assert text.startswith(NOT_ON_FILE), f"{folder}/text.txt must open with {NOT_ON_FILE!r}"
     history = [f.read_bytes() for f in sorted((SHARED / "legal" / "history").glob("*.md"))]
     quoted = [line[2:] for line in text.splitlines() if line.startswith(b"> ")]
     assert quoted, f"{folder}/text.txt quotes nothing"
@@ -53,3 +57,23 @@ def test_secondary_text_says_not_on_file_and_quotes_its_sources_verbatim(folder:
     parameters = tomllib.loads((DEFAULT_VERSIONS_DIR / folder / "version.toml").read_text()).get("parameters", {})
     for name, spec in parameters.items():
         assert CONFIDENCE.search(spec["paragraph"]), f"{folder}: parameters.{name}.paragraph names no confidence"
+
+
+# Each version added from a file of ../shared/legal/texts, held against that file (its header lines — source,
+# period, the « # Article N » title — are not the article's wording and are not in text.txt).
+OWN_SOURCE = {
+    "decret-2014-1672-art2.2015-01-01": "decret-2014-1672-art2-v2015-01-01.txt",
+    "decret-2014-1672-art2.2015-04-01": "decret-2014-1672-art2-v2015-04-01.txt",
+    "decret-2007-1873-art4.2007-12-31": "decret-2007-1873-art4-v2007-12-31.txt",
+    "decret-2007-1873-art4.2009-01-21": "decret-2007-1873-art4-v2009-01-21.txt",
+    "decret-2007-1873-art4.2012-01-01": "decret-2007-1873-art4-v2012-01-01.txt",
+    "decret-2009-66-art12.2009-01-21": "decret-2009-66-art12-v2009-01-21.txt",
+    "decret-2009-66-art12.2009-12-20": "decret-2009-66-art12-v2009-12-20-extrait.txt",  # truncated in the source
+}
+
+
+@pytest.mark.skipif(not (SHARED / "legal" / "texts").is_dir(), reason="../shared/legal/texts is not beside us")
+@pytest.mark.parametrize(("folder", "source"), sorted(OWN_SOURCE.items()))
+def test_text_is_verbatim_in_its_own_source_file(folder: str, source: str) -> None:
+    text = (DEFAULT_VERSIONS_DIR / folder / "text.txt").read_bytes()
+    assert text.strip() and text in (SHARED / "legal" / "texts" / source).read_bytes()
