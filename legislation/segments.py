@@ -154,7 +154,7 @@ def amount_timeline(
         start = row.order_date
     if until <= start:
         raise InvalidDates(f"the window [{start}, {until}) is empty: until must be after from", "until")
-    base = replace(row, source=None, **{decided_by: start})
+    base = _on(replace(row, source=None), start)
     decisive_day(base)  # the other dates are checked once (an invoice of a lease before its order…)
     if row.order_date is None:
         notes.append("no order_date given: transitional clauses are not evaluated")
@@ -162,7 +162,7 @@ def amount_timeline(
     points = [start, *(p for p in breakpoints(catalogue, base) if start < p < until), until]
     raw: dict[Scheme, list[Segment]] = {s: [] for s in base.schemes}
     for first, after in zip(points, points[1:], strict=False):
-        day_row = replace(base, **{decided_by: first})
+        day_row = _on(base, first)
         for scheme, outcome in zip(base.schemes, engine.outcomes(day_row), strict=True):
             segment = _segment(catalogue, scheme, outcome, day_row, first, after)
             _append_merged(raw[scheme], segment)
@@ -174,6 +174,13 @@ def amount_timeline(
         segments={s: tuple(v) for s, v in raw.items()},
         notes=tuple(notes),
     )
+
+
+def _on(row: Row, day: date) -> Row:
+    """The row with its decisive date moved to ``day``."""
+    if row.acquisition is Acquisition.LEASE:
+        return replace(row, first_rent_date=day)
+    return replace(row, invoice_date=day)
 
 
 def _append_merged(segments: list[Segment], segment: Segment) -> None:

@@ -21,8 +21,8 @@ from legislation import Purchase
 from legislation.enums import Acquisition
 from legislation.errors import InvalidDates, InvalidFacts
 from legislation.resolver import calculate
-from legislation.segments import Segment, amount_timeline
 from legislation.row import cents
+from legislation.segments import Segment, amount_timeline
 from tests.property.test_fast_path import CATALOGUE, DAYS, purchases
 
 DAY = timedelta(days=1)
