@@ -62,7 +62,11 @@ def _what(segment: Segment, french: bool) -> str:
 
 
 def _citation(segment: Segment) -> str:
-    return segment.paragraph or segment.version_id or "no version on file"
+    return segment.paragraph or segment.version_id or ""
+
+
+def _cited(citation: str) -> str:
+    return f" ({citation})" if citation else ""
 
 
 def timeline_advice(timeline: PurchaseTimeline) -> list[Advice]:
@@ -75,7 +79,8 @@ def timeline_advice(timeline: PurchaseTimeline) -> list[Advice]:
         for before, after in zip(segments, segments[1:], strict=False):
             if before.amount == after.amount and before.status == after.status:
                 continue
-            lower = before.amount is not None and (after.amount is None or after.amount < before.amount)
+            # A gap of the catalogue (« no version on file ») is not a loss: the amount there is not known.
+            lower = before.amount is not None and after.amount is not None and after.amount < before.amount
             if lower:
                 last, cite = before.last_day, _citation(before)
                 found.append(
@@ -89,8 +94,8 @@ def timeline_advice(timeline: PurchaseTimeline) -> list[Advice]:
             found.append(
                 Advice(
                     kind=FROM, scheme=scheme, day=after.start, amount=after.amount, citation=cite,
-                    en=f"From {after.start}: {_what(after, False)} ({cite})",
-                    fr=f"À partir du {after.start} : {_what(after, True)} ({cite})",
+                    en=f"From {after.start}: {_what(after, False)}{_cited(cite)}",
+                    fr=f"À partir du {after.start} : {_what(after, True)}{_cited(cite)}",
                 )
             )  # fmt: skip
     return found

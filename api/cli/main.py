@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import typer
 
-from api.cli import batch, browse, cases, catalogue, purchase
+from api.cli import batch, browse, cases, catalogue, purchase, timeline
 
 app = typer.Typer(
     name="vigueur",
@@ -34,3 +34,4 @@ app.command()(browse.versions)
 app.command()(browse.show)
 app.command()(browse.schema)
 app.command()(batch.batch)
+app.command()(timeline.timeline)

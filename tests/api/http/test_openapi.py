@@ -33,6 +33,12 @@ OPERATIONS = {
     ("/v1/cases/import", "post"),
     ("/v1/cases/run", "post"),
     ("/v1/calculate/batch", "post"),
+    # issue 13 (api/http/routes/timeline.py, api/http/routes/parameters.py)
+    ("/v1/timeline", "post"),
+    ("/v1/parameters", "get"),
+    ("/v1/parameters/{name}", "get"),
+    ("/v1/versions", "get"),
+    ("/v1/articles/{article}/versions", "get"),
 }
 
 
