@@ -197,9 +197,7 @@ def _segment(catalogue: Catalogue, scheme: Scheme, outcome: Outcome, row: Row, f
     opened: tuple[str, ...] = ()
     if version is not None and row.order_date is not None:
         registered = row.vehicle_previously_registered
-        opened = tuple(
-            c.id for c in version.transitional if clause_opens(c, row.order_date, first, registered) is True
-        )
+        opened = tuple(c.id for c in version.transitional if clause_opens(c, row.order_date, first, registered) is True)
     paying = catalogue.versions.get(kept_id or version_id or "")
     claim = catalogue.claim_deadline_text(scheme, first)
     return Segment(

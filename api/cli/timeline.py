@@ -16,11 +16,17 @@ FromDay = Annotated[
 ]
 UntilDay = Annotated[
     str | None,
-    typer.Option("--until", help="First day after the window (exclusive; default: 18 months later, capped at "
-                 "the catalogue's end)."),
+    typer.Option(
+        "--until",
+        help="First day after the window (exclusive; default: 18 months later, capped at the catalogue's end).",
+    ),
 ]
-Today = Annotated[str | None, typer.Option("--today", help="Today's date for the default window (default: the "
-                  "day in Europe/Paris).", hidden=True)]
+Today = Annotated[
+    str | None,
+    typer.Option(
+        "--today", help="Today's date for the default window (default: the day in Europe/Paris).", hidden=True
+    ),
+]
 NoWhatIf = Annotated[
     bool, typer.Option("--no-what-if", help="Leave out the order-date what-ifs (« an order placed before … »).")
 ]

@@ -13,10 +13,14 @@ class WindowOut(_Out):
     from_: str = Field(alias="from", description="First decisive day of the window (ISO date).")
     until: str = Field(description="First day after the window (exclusive).")
     last_day: str = Field(description="Last decisive day of the window.")
-    default: bool = Field(description="True when the window is the default one: from the order date (or today) "
-                          "to 18 months later, capped at the catalogue's end.")
-    moves: str = Field(description="The date that moves along the window: invoice_date (« date de facturation ») "
-                       "of a purchase, first_rent_date (« date de versement du premier loyer ») of a lease.")
+    default: bool = Field(
+        description="True when the window is the default one: from the order date (or today) "
+        "to 18 months later, capped at the catalogue's end."
+    )
+    moves: str = Field(
+        description="The date that moves along the window: invoice_date (« date de facturation ») "
+        "of a purchase, first_rent_date (« date de versement du premier loyer ») of a lease."
+    )
     order_date: str | None = Field(description="The order date of the request (« date de commande »), if any.")
 
 
@@ -31,8 +35,10 @@ class SegmentOut(_Out):
     from_: str = Field(alias="from", description="First decisive day of the segment.")
     until: str = Field(description="First day after it (exclusive).")
     last_day: str
-    status: str = Field(description="computed | missing_facts | no_version_on_file | kept_version_not_on_file | "
-                        "not_covered_on_file (as in `calculate`).")
+    status: str = Field(
+        description="computed | missing_facts | no_version_on_file | kept_version_not_on_file | "
+        "not_covered_on_file (as in `calculate`)."
+    )
     amount: str | None = Field(description="Euros, two decimals; null when not known.")
     amount_is_lower_bound: bool
     eligible: bool | None
@@ -53,8 +59,10 @@ class SchemeSegmentsOut(_Out):
 class AdviceOut(_Out):
     kind: str = Field(description="keep_until | from | order_before | ends_for_orders.")
     scheme: str
-    date: str = Field(description="Last day to invoice (keep_until), first day of a change (from), the order "
-                      "limit (order_before), the first order day no longer kept (ends_for_orders).")
+    date: str = Field(
+        description="Last day to invoice (keep_until), first day of a change (from), the order "
+        "limit (order_before), the first order day no longer kept (ends_for_orders)."
+    )
     until: str | None = Field(description="Order what-ifs: the last decisive day the earlier order keeps the amount.")
     amount: str | None
     citation: str = Field(description="The paragraph that gives the amount (and the clause, for a kept version).")

@@ -101,13 +101,21 @@ def timeline(
     today: TodayDep,
     from_: Annotated[
         str | None,
-        Query(alias="from", description="First decisive day (default: the order date, or today in Europe/Paris).",
-              examples=["2014-12-20"], json_schema_extra={"format": "date"}),
+        Query(
+            alias="from",
+            description="First decisive day (default: the order date, or today in Europe/Paris).",
+            examples=["2014-12-20"],
+            json_schema_extra={"format": "date"},
+        ),
     ] = None,
     until: Annotated[
         str | None,
-        Query(description="First day after the window, exclusive (default: 18 months after its start, capped at "
-              "the catalogue's end).", examples=["2016-01-01"], json_schema_extra={"format": "date"}),
+        Query(
+            description="First day after the window, exclusive (default: 18 months after its start, capped at "
+            "the catalogue's end).",
+            examples=["2016-01-01"],
+            json_schema_extra={"format": "date"},
+        ),
     ] = None,
     what_if_order: Annotated[
         bool, Query(description="Add the order-date what-ifs (« an order placed before … would keep … »).")

@@ -42,8 +42,9 @@ def _bonus(doc: dict) -> list[dict]:  # type: ignore[type-arg]
 
 
 def test_timeline_of_the_2015_hybrid_gives_the_segments_and_the_advice(client: TestClient) -> None:
-    response = client.post("/v1/timeline?from=2014-12-20&until=2016-01-01", content=HYBRID,
-                           headers={"Content-Type": "application/json"})
+    response = client.post(
+        "/v1/timeline?from=2014-12-20&until=2016-01-01", content=HYBRID, headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 200, response.text
     doc = response.json()
     TimelineResponse.model_validate(doc)
@@ -74,8 +75,9 @@ def test_timeline_errors_are_problems_naming_the_field(client: TestClient) -> No
     bad_day = client.post("/v1/timeline?from=2015-13-01", content=HYBRID, headers={"Content-Type": "application/json"})
     assert bad_day.status_code == 422 and bad_day.json()["errors"][0]["field"] == "from"
     assert bad_day.headers["content-type"].startswith("application/problem+json")
-    empty = client.post("/v1/timeline?from=2015-05-01&until=2015-04-01", content=HYBRID,
-                        headers={"Content-Type": "application/json"})
+    empty = client.post(
+        "/v1/timeline?from=2015-05-01&until=2015-04-01", content=HYBRID, headers={"Content-Type": "application/json"}
+    )
     assert empty.status_code == 422 and "until" in empty.text
     body = json.loads(HYBRID)
     body["vehicle"]["acquisition_cost"] = "-1"
@@ -90,10 +92,18 @@ def test_the_default_window_starts_at_the_order_date_and_lasts_18_months(client:
 
 
 def test_the_cli_prints_the_api_body_and_an_explained_text(client: TestClient, tmp_path: Path) -> None:
-    api = client.post("/v1/timeline?from=2014-12-20&until=2016-01-01", content=HYBRID,
-                      headers={"Content-Type": "application/json"}).text
-    run = [str(Path(sys.executable).parent / "vigueur"), "timeline", str(ROOT / "examples" / "timeline-2015-hybrid.json"),
-           "--from", "2014-12-20", "--until", "2016-01-01"]
+    api = client.post(
+        "/v1/timeline?from=2014-12-20&until=2016-01-01", content=HYBRID, headers={"Content-Type": "application/json"}
+    ).text
+    run = [
+        str(Path(sys.executable).parent / "vigueur"),
+        "timeline",
+        str(ROOT / "examples" / "timeline-2015-hybrid.json"),
+        "--from",
+        "2014-12-20",
+        "--until",
+        "2016-01-01",
+    ]
     out = subprocess.run(run, capture_output=True, text=True, check=True).stdout
     assert out == api
     text = subprocess.run([*run, "--explain"], capture_output=True, text=True, check=True).stdout
