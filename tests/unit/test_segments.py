@@ -97,3 +97,18 @@ def test_a_window_before_the_order_starts_at_the_order_and_an_empty_one_is_refus
     with pytest.raises(InvalidDates) as refused:
         amount_timeline(catalogue, HYBRID, date(2015, 2, 1), date(2015, 2, 1))
     assert refused.value.field == "until"
+
+
+def test_the_aid_ends_for_orders_from_the_clause_limit(catalogue: Catalogue) -> None:
+    """A petrol car of 80 g/km: 150 € only when ordered before 2015-01-01 (décret 2014-1672, art. 3, 1° b) 3e al.)."""
+    petrol = replace(
+        HYBRID,
+        order_date=date(2015, 1, 5),
+        vehicle=Vehicle(category=VehicleCategory.PASSENGER_CAR, energy=Energy.PETROL, co2_g_per_km=80,
+                        acquisition_cost=Decimal("15000.00")),  # fmt: skip
+    )
+    timeline = amount_timeline(catalogue, petrol, date(2015, 1, 5), date(2016, 1, 1))
+    [advice] = order_what_ifs(catalogue, petrol, timeline)
+    assert advice.kind == "ends_for_orders" and advice.en.startswith(
+        "The aid ends for orders from 2015-01-01: an order placed before 2015-01-01 would keep 150 € until 2015-03-31"
+    )
