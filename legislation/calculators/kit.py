@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from legislation.award import Award, Reading, Step
@@ -114,6 +115,20 @@ class Params:
         )
 
 
+    @staticmethod
+    def of(version: Version) -> Params:
+        """The numbers of a version, computed once per version object (an explained answer is computed often)."""
+        found = _PARAMS.get(id(version))
+        if found is None or found.version is not version:
+            if len(_PARAMS) >= 4096:
+                _PARAMS.clear()
+            found = _PARAMS[id(version)] = Params(version)
+        return found
+
+
+_PARAMS: dict[int, Params] = {}  # by the version object's identity; each entry keeps its version alive
+
+
 def _fitting(values: Mapping[str, Decimal], scale: int) -> dict[str, int]:
     found = {}
     for name, value in values.items():
@@ -143,8 +158,8 @@ class Ctx(Generic[R]):
 
     def __init__(self, version: Version, relied: Mapping[str, Version] | None = None) -> None:
         self.version = version
-        self.params = Params(version)
-        self.relied = {vid: Params(v) for vid, v in (relied or {}).items()}
+        self.params = Params.of(version)
+        self.relied = {vid: Params.of(v) for vid, v in (relied or {}).items()}
         self.scheme = version.scheme.value if version.scheme is not None else ""
         self.vid = version.id
         self.row: Row = Row(acquisition=Acquisition.PURCHASE)
@@ -325,17 +340,33 @@ ALWAYS_READABLE = frozenset({"acquisition", "order_date", "invoice_date", "first
 
 class DeclaredFacts:
     """A row that lets a calculator read only the facts its ``FACTS`` declares (the explaining context uses it,
-    so that every explained answer proves the declaration; the lean context reads the row itself)."""
+    so that every explained answer proves the declaration; the lean context reads the row itself).
 
-    __slots__ = ("_row", "_allowed", "_calculator")
+    :func:`declared_facts` makes one slotted subclass per declaration, holding the declared facts only: reading
+    one is a plain attribute read; reading another ends in :meth:`__getattr__`, which names it."""
 
-    def __init__(self, row: Row, allowed: frozenset[str], calculator: str) -> None:
-        self._row, self._allowed, self._calculator = row, allowed, calculator
+    __slots__ = ()
+    calculator = ""
 
     def __getattr__(self, name: str) -> Any:
-        if name not in self._allowed:
-            raise UndeclaredFact(f"calculator {self._calculator} reads {name}, which its FACTS does not declare")
-        return getattr(self._row, name)
+        raise UndeclaredFact(f"calculator {self.calculator} reads {name}, which its FACTS does not declare")
+
+
+@lru_cache(maxsize=256)
+def declared_facts(allowed: frozenset[str], calculator: str) -> type[DeclaredFacts]:
+    """The class of the rows a calculator with these declared facts sees."""
+    names = tuple(sorted(allowed))
+    return type("DeclaredFacts", (DeclaredFacts,), {"__slots__": names, "calculator": calculator})
+
+
+def restrict(row: Row, allowed: frozenset[str], calculator: str) -> DeclaredFacts:
+    """The row's declared facts, as the explaining context hands them to the calculator."""
+    kind = declared_facts(allowed, calculator)
+    facts = kind()
+    names: tuple[str, ...] = kind.__slots__
+    for name in names:
+        setattr(facts, name, getattr(row, name))
+    return facts
 
 
 class UndeclaredFact(AttributeError):
@@ -351,7 +382,7 @@ class Explain(Ctx[Award]):
         self, version: Version, relied: Mapping[str, Version] | None = None, facts: tuple[str, ...] | None = None
     ) -> None:
         super().__init__(version, relied)
-        self.allowed = None if facts is None else ALWAYS_READABLE | {row_field(f) for f in facts}
+        self.allowed = None if facts is None else readable(facts)
         self.steps: list[Step] = []
         self.assumptions: list[str] = []
         self.readings: list[Reading] = []
@@ -360,7 +391,7 @@ class Explain(Ctx[Award]):
     def start(self, row: Row, decisive_date: date, open_branches: frozenset[str]) -> None:
         super().start(row, decisive_date, open_branches)
         if self.allowed is not None:
-            self.row = DeclaredFacts(row, self.allowed, self.version.calculator or "")  # type: ignore[assignment]
+            self.row = restrict(row, self.allowed, self.version.calculator or "")  # type: ignore[assignment]
 
     def text(self, template: str, values: Mapping[str, Any]) -> str:
         """A template filled with the calculator's values and the version's parameters (see :class:`Texts`)."""
@@ -475,6 +506,12 @@ class Explain(Ctx[Award]):
         )
 
 
+@lru_cache(maxsize=256)
+def readable(facts: tuple[str, ...]) -> frozenset[str]:
+    """The row fields a calculator declaring ``facts`` may read."""
+    return ALWAYS_READABLE | {row_field(f) for f in facts}
+
+
 def row_field(path: str) -> str:
     """``vehicle.acquisition_cost`` → ``vehicle_acquisition_cost``; ``scrapped_vehicle.energy`` →
     ``scrapped_energy``; ``scrapped_vehicle`` (whether there is one) stays as it is."""
@@ -487,7 +524,16 @@ def _euros(cents: int | None) -> Decimal | None:
     return None if cents is None else Decimal(cents).scaleb(-2)
 
 
-class Texts(string.Formatter):
+_FORMATTER = string.Formatter()
+
+
+@lru_cache(maxsize=8192)
+def parsed(template: str) -> tuple[tuple[str, str | None, str], ...]:
+    """A template cut once into (literal text, field name or None, format spec)."""
+    return tuple((literal, name, spec or "") for literal, name, spec, _ in _FORMATTER.parse(template))
+
+
+class Texts:
     """Fills a step's or a reason's template: ``{name}`` is a value the calculator passed, or else a parameter
     of the version, so that a sentence always shows the number actually used.
 
@@ -495,16 +541,26 @@ class Texts(string.Formatter):
     ``%`` a rate parameter as « 27 % »; ``q`` a quantity in thousandths (kW, kWh, km) as « 2.5 ».
     """
 
+    __slots__ = ("ctx",)
+
     def __init__(self, ctx: Ctx[Any]) -> None:
-        super().__init__()
         self.ctx = ctx
 
-    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
-        if isinstance(key, str) and key not in kwargs:
-            parameters = self.ctx.version.parameters
-            if key in parameters:
-                return parameters[key].value
-        return super().get_value(key, args, kwargs)
+    def format(self, template: str, /, **values: Any) -> str:
+        out: list[str] = []
+        for literal, name, spec in parsed(template):
+            out.append(literal)
+            if name is not None:
+                out.append(self.format_field(self.get_value(name, (), values), spec))
+        return "".join(out)
+
+    def get_value(self, key: str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        if key in kwargs:
+            return kwargs[key]
+        parameters = self.ctx.version.parameters
+        if key in parameters:
+            return parameters[key].value
+        raise KeyError(f"template field {key!r}: neither a value passed nor a parameter of {self.ctx.version.id}")
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "€":
@@ -516,9 +572,9 @@ class Texts(string.Formatter):
             return _plain(Decimal(value).scaleb(-3) if isinstance(value, int) else Decimal(value))
         if isinstance(value, Decimal):
             return _grouped(value) if value >= 1000 else _plain(value)
-        if hasattr(value, "value") and isinstance(getattr(value, "value", None), str):
+        if isinstance(getattr(value, "value", None), str):
             return str(value.value)  # an enum: its code name
-        return str(super().format_field(value, format_spec))
+        return format(value, format_spec)
 
 
 def _plain(value: Decimal) -> str:

@@ -4,8 +4,8 @@ parameters are named differently (« ev_cap » in 2017, « ev_cap_natural » in 
 One nullable column (parameters recorded before it have none: their name is their notion). ``ALTER TABLE … ADD
 COLUMN`` on both SQLite and PostgreSQL.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005"
-down_revision: str | Sequence[str] | None = "0004"
+revision: str = "0006"
+down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
