@@ -26,7 +26,8 @@ SchemeQuery = Annotated[
 
 
 def _ok(description: str, example: dict[str, Any], *statuses: int) -> dict[int | str, dict[str, Any]]:
-    out = {k: v for k, v in docs.responses("VersionOut", *statuses, 422).items() if k != 200}
+    # 404 always: known_at before the first load is « nothing known then », on every catalogue endpoint
+    out = {k: v for k, v in docs.responses("VersionOut", 404, *statuses, 422).items() if k != 200}
     out[200] = {"description": description, "content": {"application/json": {"example": example}}}
     return out
 

@@ -14,8 +14,8 @@ from fastapi.responses import Response
 from api.http import openapi as docs
 from api.http.deps import BodyDep, KnownDep, NowDep, TodayDep, known_headers
 from api.http.problems import ProblemError
-from api.purchase.request import json_response, parse_request
-from api.purchase.timeline import timeline_document
+from api.purchase.request import CalculationRequest, json_response
+from api.purchase.timeline import parse_timeline_request, timeline_document
 from api.purchase.timeline_models import TimelineResponse
 
 router = APIRouter()
@@ -63,7 +63,7 @@ EXAMPLE_RESPONSE: dict[str, Any] = {
 
 
 def _responses() -> dict[int | str, dict[str, Any]]:
-    out = {k: v for k, v in docs.responses("CalculationResponse", 413, 415, 422).items() if k != 200}
+    out = {k: v for k, v in docs.responses("CalculationResponse", 404, 413, 415, 422).items() if k != 200}
     out[200] = {
         "model": TimelineResponse,
         "description": "Each scheme's segments over the window, and the advice (English and French).",
@@ -78,10 +78,23 @@ def _request_body() -> dict[str, Any]:
         "The purchase or lease: the JSON of `vigueur timeline request.json` (the request of calculate). Its "
         "invoice date (first-rent date for a lease) is what moves along the window: it may be left out."
     )
-    body["requestBody"]["content"]["application/json"]["examples"] = {
-        "hybrid-2015": {"summary": "The README's 2015 hybrid", "value": _example_request()}
-    }
+    content = body["requestBody"]["content"]["application/json"]
+    content["schema"] = _timeline_request_schema()
+    content["examples"] = {"hybrid-2015": {"summary": "The README's 2015 hybrid", "value": _example_request()}}
     return body
+
+
+def _timeline_request_schema() -> dict[str, Any]:
+    """The request of calculate without its decisive-date rule: the date that moves may be left out."""
+    schema = CalculationRequest.model_json_schema(ref_template="#/components/schemas/{model}")
+    schema.pop("$defs", None)
+    schema.pop("allOf", None)
+    schema["title"] = "TimelineRequest"
+    for name in ("acquisition_cost", "bonus_ecologique_amount"):
+        prop = schema["properties"].get(name)
+        if prop is not None and "anyOf" in prop:
+            prop["anyOf"] = [{"type": "string", "pattern": r"^[0-9]{1,9}(\.[0-9]{1,2})?$"}, {"type": "null"}]
+    return schema
 
 
 Day = Annotated[str | None, Query(json_schema_extra={"format": "date"})]
@@ -124,7 +137,7 @@ def timeline(
     """The answer of ``vigueur timeline``, byte for byte: exact segments ``[from, until)``, advice citing its text."""
     doc = timeline_document(
         known.catalogue,
-        parse_request(body),
+        parse_timeline_request(body),
         today=today,
         start=_day(from_, "from"),
         until=_day(until, "until"),

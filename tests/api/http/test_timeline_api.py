@@ -108,3 +108,10 @@ def test_the_cli_prints_the_api_body_and_an_explained_text(client: TestClient, t
     assert out == api
     text = subprocess.run([*run, "--explain"], capture_output=True, text=True, check=True).stdout
     assert "2015-01-01 → 2015-03-31" in text and KEEP in text
+
+
+def test_amounts_written_as_json_numbers_are_refused_naming_the_field(client: TestClient) -> None:
+    body = json.loads(HYBRID)
+    body["vehicle"]["acquisition_cost"] = 30000
+    refused = client.post("/v1/timeline", json=body)
+    assert refused.status_code == 422 and refused.json()["errors"][0]["field"] == "vehicle.acquisition_cost"
