@@ -1,5 +1,6 @@
-"""The response contract, as models: they give `vigueur schema` its JSON Schema and the tests a check
-that every answer conforms. Answers are built as plain dicts by :mod:`api.purchase.render`."""
+"""The response contract of `calculate` and `resolve`, as models: :mod:`api.purchase.render` builds them,
+the CLI prints and the API answers their JSON form (:func:`api.output.as_json`), and they give the OpenAPI
+document and `vigueur schema` their JSON Schema. Nothing else builds these answers."""
 
 from __future__ import annotations
 
