@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from api.catalogue.documents import summary
+from api.output import as_json
 from legislation import Catalogue, Provenance, Role, Scheme, Version
 from legislation.parameters import ParameterHistory, ParameterValue, notions
 
@@ -100,7 +101,8 @@ def versions_document(
 
 
 def listed(v: Version) -> dict[str, Any]:
-    return {"article": v.article, "scheme": v.scheme.value if v.scheme else None, "role": v.role.value} | summary(v)
+    head = {"article": v.article, "scheme": v.scheme.value if v.scheme else None, "role": v.role.value}
+    return head | as_json(summary(v))
 
 
 def articles(catalogue: Catalogue) -> list[str]:

@@ -31,7 +31,7 @@ class ClaimDeadlineOut(_Out):
     last: str = Field(description="The claim deadline for the segment's last day.")
 
 
-class SegmentOut(_Out):
+class TimelineSegmentOut(_Out):
     from_: str = Field(alias="from", description="First decisive day of the segment.")
     until: str = Field(description="First day after it (exclusive).")
     last_day: str
@@ -40,7 +40,8 @@ class SegmentOut(_Out):
         "not_covered_on_file (as in `calculate`)."
     )
     amount: str | None = Field(description="Euros, two decimals; null when not known.")
-    amount_is_lower_bound: bool
+    amount_is_lower_bound: bool = Field(description="True when a « more favourable » clause keeps a version not on "
+                                        "file: the amount is the version in force's, a lower bound.")
     eligible: bool | None
     version_id: str | None = Field(description="The version in force over the segment.")
     paragraph: str | None = Field(description="The paragraph that decided, cited in full.")
@@ -48,12 +49,13 @@ class SegmentOut(_Out):
     open_clauses: list[str] = Field(description="The transitional clauses open over the whole segment.")
     clauses_evaluated: bool = Field(description="False when the request gives no order date.")
     provenance: str | None = Field(description="official | seed | secondary: of the version whose amount is given.")
-    claim_deadline: ClaimDeadlineOut | None
+    claim_deadline: ClaimDeadlineOut | None = Field(description="The claim deadline (« dans les N mois suivant »); "
+                                                   "null when no management text is on file for the segment.")
 
 
 class SchemeSegmentsOut(_Out):
     scheme: str
-    segments: list[SegmentOut] = Field(description="Contiguous, half-open, each with a different answer.")
+    segments: list[TimelineSegmentOut] = Field(description="Contiguous, half-open, each with a different answer.")
 
 
 class AdviceOut(_Out):
@@ -64,16 +66,17 @@ class AdviceOut(_Out):
         "limit (order_before), the first order day no longer kept (ends_for_orders)."
     )
     until: str | None = Field(description="Order what-ifs: the last decisive day the earlier order keeps the amount.")
-    amount: str | None
+    amount: str | None = Field(description="Euros, two decimals: the amount the advice is about.")
     citation: str = Field(description="The paragraph that gives the amount (and the clause, for a kept version).")
-    en: str
-    fr: str
+    en: str = Field(description="The advice in English, citing its text.")
+    fr: str = Field(description="The advice in French (« Facturer au plus tard le … »), citing its text.")
 
 
 class TimelineResponse(_Out):
     """One purchase across a window of decisive dates: the exact segments of each scheme, and advice."""
 
-    window: WindowOut
-    schemes: list[SchemeSegmentsOut]
-    advice: list[AdviceOut]
-    notes: list[str]
+    window: WindowOut = Field(description="The decisive dates covered, [from, until).")
+    schemes: list[SchemeSegmentsOut] = Field(description="One entry per scheme of the request.")
+    advice: list[AdviceOut] = Field(description="What to do by when, in English and French, each citing its text.")
+    notes: list[str] = Field(description="How the window was read (a start moved to the order date, clauses "
+                             "not evaluated without an order date).")

@@ -118,10 +118,10 @@ class ParameterChangeOut(BaseModel):
 
 class CodificationOut(BaseModel):
     model_config = _CLOSED
-    from_article: str
-    to_article: str
-    from_citation: str
-    to_citation: str
+    from_article: str = Field(description="The article of the first version: « decret-2014-1672-art3 ».")
+    to_article: str = Field(description="The article of the second version, its codification: « D251-7 ».")
+    from_citation: str = Field(description="How the first article is cited.")
+    to_citation: str = Field(description="How the second article is cited.")
 
 
 class MetadataChangeOut(BaseModel):

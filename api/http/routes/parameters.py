@@ -83,7 +83,7 @@ def list_parameters(known: KnownDep, now: NowDep, scheme: SchemeQuery = None) ->
         "The value in each version on file: unit, period, version, paragraph, quote, provenance, decree.", EV_CAP, 404
     ),
 )
-def parameter(
+def get_parameter(
     name: Annotated[
         str, Path(max_length=200, description="A notion or a parameter name.", examples=["ev_cap_natural"])
     ],
@@ -119,7 +119,7 @@ VERSIONS_EXAMPLE = {
     summary="Every version of every article",
     responses=_ok("The versions that pass every filter, by article then date.", VERSIONS_EXAMPLE),
 )
-def list_versions(
+def list_all_versions(
     known: KnownDep,
     now: NowDep,
     scheme: Annotated[Scheme | None, Query(description="Only this aid's texts.")] = None,
@@ -144,7 +144,7 @@ def list_versions(
     summary="Every version of one article",
     responses=_ok("The article's versions in date order.", VERSIONS_EXAMPLE | {"filters": {"article": "D251-7"}}, 404),
 )
-def article_versions(
+def list_article_versions(
     article: Annotated[str, Path(max_length=200, examples=["D251-7"])], known: KnownDep, now: NowDep
 ) -> Response:
     """The wordings of one text, oldest first (``GET /v1/versions/{a}/diff/{b}`` compares two of them)."""

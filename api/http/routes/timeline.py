@@ -107,7 +107,7 @@ Day = Annotated[str | None, Query(json_schema_extra={"format": "date"})]
     responses=_responses(),
     openapi_extra=_request_body(),
 )
-def timeline(
+def calculate_timeline(
     body: BodyDep,
     known: KnownDep,
     now: NowDep,
