@@ -147,6 +147,7 @@ class Candidate:
     paragraph: str
     reason: str  # a template (see :class:`Explain`)
     values: Mapping[str, Any] | None = None
+    citation: str | None = None  # the full citation when another text gives this amount (a cumulation rule)
 
 
 class Ctx(Generic[R]):
@@ -308,6 +309,10 @@ class Ctx(Generic[R]):
     def award(self, amount: int, paragraph: str, reason: str, /, **values: Any) -> R:
         raise NotImplementedError
 
+    def award_at(self, citation: str, amount: int, reason: str, /, **values: Any) -> R:
+        """An award another text gives (full ``citation``): the aid kept where two aids cannot be cumulated."""
+        raise NotImplementedError
+
     def refuse(self, paragraph: str, reason: str, citation_override: str | None = None, /, **values: Any) -> R:
         raise NotImplementedError
 
@@ -321,6 +326,11 @@ class Ctx(Generic[R]):
         for other in candidates[1:]:
             if other.amount > kept.amount:
                 kept = other
+        return self._kept(kept)
+
+    def _kept(self, kept: Candidate) -> R:
+        if kept.citation is not None:
+            return self.award_at(kept.citation, kept.amount, kept.reason, **(kept.values or {}))
         return self.award(kept.amount, kept.paragraph, kept.reason, **(kept.values or {}))
 
     def reworded(self, result: R, prefix: str) -> R:
@@ -335,6 +345,9 @@ class Lean(Ctx[Outcome]):
 
     def award(self, amount: int, paragraph: str, reason: str, /, **values: Any) -> Outcome:
         return self.scheme, COMPUTED, amount, True, self.vid, self.cite(paragraph), None
+
+    def award_at(self, citation: str, amount: int, reason: str, /, **values: Any) -> Outcome:
+        return self.scheme, COMPUTED, amount, True, self.vid, citation, None
 
     def refuse(self, paragraph: str, reason: str, citation_override: str | None = None, /, **values: Any) -> Outcome:
         return self.scheme, COMPUTED, 0, False, self.vid, citation_override or self.cite(paragraph), None
@@ -483,17 +496,20 @@ class Explain(Ctx[Award]):
             if other is not kept:
                 self.alternatives.append(
                     Step(
-                        citation=self.cite(other.paragraph),
+                        citation=other.citation or self.cite(other.paragraph),
                         text=self.text(other.reason, other.values or {}),
                         amount=_euros(other.amount),
                     )
                 )
         if len(candidates) > 1:
             self.read("alternative-cases-most-favourable", why)
-        return self.award(kept.amount, kept.paragraph, kept.reason, **(kept.values or {}))
+        return self._kept(kept)
 
     def award(self, amount: int, paragraph: str, reason: str, /, **values: Any) -> Award:
         return self.result(_euros(amount), True, self.cite(paragraph), self.text(reason, values))
+
+    def award_at(self, citation: str, amount: int, reason: str, /, **values: Any) -> Award:
+        return self.result(_euros(amount), True, citation, self.text(reason, values))
 
     def refuse(self, paragraph: str, reason: str, citation_override: str | None = None, /, **values: Any) -> Award:
         return self.result(Decimal("0.00"), False, citation_override or self.cite(paragraph), self.text(reason, values))
