@@ -5,6 +5,8 @@ Where the answer can change is read from the data, never found by sampling days 
 - every version's start and end (amounts, the conditions texts they rely on, the management texts that set
   the claim deadline) and every declared gap;
 - every transitional clause's deadline (the day after ``decisive_on_or_before``);
+- every date a calculator module fixes in code (a module-level ``date`` of :mod:`legislation.calculators`, e.g.
+  « factures entre le 4 décembre 2008 et le 31 décembre 2009 »), and the day after it;
 - every date-dependent condition of the calculators. They compare the decisive date (or the invoice date)
   with a date of the purchase's facts moved by a period of the texts — « en circulation depuis au moins
   quinze ans », « acquis depuis au moins un an », « dans les six mois suivant la facturation », a first
@@ -18,10 +20,12 @@ and neighbouring segments with the same answer are merged. Pure: the window is a
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import cache
 
 from legislation.calculators.kit import LEASE_MIN_MONTHS, Outcome
 from legislation.dates import add_months, deadline_after_event
@@ -232,6 +236,7 @@ def breakpoints(catalogue: Catalogue, row: Row) -> list[date]:
             points.add(clause.decisive_on_or_before + DAY)
     for timeline in catalogue.timelines.values():
         points.update(p for g in timeline.gaps for p in (g.start, g.end))
+    points.update(p for day in calculator_dates() for p in (day, day + DAY))
     months, days, years = periods(catalogue)
     points.update(date(y, 1, 1) for y in years if 1 <= y <= 9999)
     for fact in fact_dates(row):
@@ -243,6 +248,21 @@ def breakpoints(catalogue: Catalogue, row: Row) -> list[date]:
             points.update(flips(fact, n, _add_days))
             points.update(flips(fact, -n, _add_days))
     return sorted(points)
+
+
+@cache
+def calculator_dates() -> frozenset[date]:
+    """The dates the calculators fix in code: module-level ``date`` values (alone or in a tuple) of every module of
+    :mod:`legislation.calculators` (all imported with the registry)."""
+    found: set[date] = set()
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith("legislation.calculators"):
+            continue
+        for value in vars(module).values():
+            for item in value if isinstance(value, tuple) else (value,):
+                if type(item) is date:
+                    found.add(item)
+    return frozenset(found)
 
 
 def periods(catalogue: Catalogue) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
