@@ -67,7 +67,7 @@ def day_by_day(purchase: Purchase, day: date, segment: Segment) -> None:
         assert cents(amount) is not None
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(purchases(), every_version_day, st.integers(min_value=1, max_value=460))
 def test_segments_equal_day_by_day_evaluation(purchase: Purchase, start: date, length: int) -> None:
     try:
@@ -99,7 +99,7 @@ def _corpus() -> list[Purchase]:
 CORPUS = _corpus()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(CORPUS), st.integers(min_value=-420, max_value=30), st.integers(min_value=1, max_value=460))
 def test_segments_equal_day_by_day_on_the_corpus(purchase: Purchase, shift: int, length: int) -> None:
     """The corpus's purchases meet the texts' conditions (scrapped vehicles old enough, registered recently…):
