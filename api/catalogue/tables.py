@@ -155,6 +155,7 @@ class ParameterRow(SQLModel, table=True):
     paragraph: str
     quote: str = _long_text()
     unit: str | None = None  # ParameterUnit; NULL for revisions recorded before units (migration 0003)
+    notion: str | None = None  # NULL: the parameter's name is its notion (migration 0006)
 
 
 class ClauseRow(SQLModel, table=True):
