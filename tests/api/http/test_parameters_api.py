@@ -14,8 +14,12 @@ def test_the_electric_car_cap_has_its_history_across_every_version_with_each_dec
     rows = [(v["version_id"], v["parameter"], v["value"], v["changed"], v["decree"][:26]) for v in doc["values"]]
     assert rows == [
         ("decret-2014-1672-art3.2015-01-01", "car_zero_cap", "6300", False, "Décret n° 2014-1672 du 30 "),
+        ("D251-7.2016-01-04", "ev_cap", "6300", False, "Décret n° 2015-1928 du 31 "),
         ("D251-7.2017-01-01", "ev_cap", "6000", True, "Décret n° 2016-1980 du 30 "),
         ("D251-7.2017-02-19", "ev_cap", "6000", False, "Décret n° 2017-196 du 16 f"),
+        ("D251-7.2018-01-01", "ev_cap", "6000", False, "Décret n° 2017-1851 du 29 "),
+        ("D251-7.2019-01-01", "ev_cap", "6000", False, "Décret n° 2018-1318 du 28 "),
+        ("D251-7.2020-01-01", "ev_cap_natural", "6000", False, "Décret n° 2019-1526 du 30 "),
         ("D251-7.2020-06-01", "ev_cap_natural", "7000", True, "Décret n° 2020-656 du 30 m"),
     ]
     assert doc["notion"] == "ev_cap.natural_person"
@@ -43,7 +47,10 @@ def test_every_version_of_every_article_is_listed_and_filtered(client: TestClien
     amounts = client.get("/v1/versions?role=amounts&provenance=official").json()["versions"]
     assert amounts and all(v["role"] == "amounts" and v["provenance"] == "official" for v in amounts)
     article = client.get("/v1/articles/D251-7/versions").json()["versions"]
-    assert [v["version_id"] for v in article] == ["D251-7.2017-01-01", "D251-7.2017-02-19", "D251-7.2020-06-01"]
+    assert [v["version_id"] for v in article] == [
+        "D251-7.2016-01-04", "D251-7.2017-01-01", "D251-7.2017-02-19", "D251-7.2018-01-01", "D251-7.2019-01-01",
+        "D251-7.2020-01-01", "D251-7.2020-06-01",
+    ]
     assert client.get("/v1/articles/D999/versions").status_code == 404
     assert client.get("/v1/versions?on=2015-02-30").json()["errors"][0]["field"] == "on"
 
