@@ -150,6 +150,7 @@ def _build_version(raw: VersionFile, text: str, where: str) -> Version:
         notes=raw.notes,
         claim_deadline_months=months,
         claim_deadline_paragraph=raw.claim_deadline_paragraph,
+        decisive_event=raw.decisive_event,
     )
 
 
@@ -186,6 +187,12 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         )
     if raw.keeps is KeepMode.INLINE and not raw.branches:
         raise CatalogueError(where, f"{field}.branches", "an inline clause names the calculator branches it opens")
+    if raw.keeps is KeepMode.IN_FORCE_ON and (raw.rules_date is None) == (not raw.yearly):
+        raise CatalogueError(
+            where, f"{field}.rules_date", "an in_force_on clause gives either rules_date or yearly = true"
+        )
+    if raw.keeps is not KeepMode.IN_FORCE_ON and (raw.rules_date is not None or raw.yearly):
+        raise CatalogueError(where, f"{field}.keeps", "rules_date and yearly belong to an in_force_on clause")
     return TransitionalClause(
         id=raw.id,
         keeps=raw.keeps,
@@ -201,6 +208,8 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         kept_version_label=raw.kept_version_label,
         new_vehicles_only=raw.new_vehicles_only,
         branches=tuple(raw.branches),
+        rules_date=raw.rules_date,
+        yearly=raw.yearly,
     )
 
 

@@ -25,10 +25,12 @@ from legislation.resolver import (
     MISSING_FACTS,
     NO_VERSION,
     NOT_COVERED,
+    REPLACING,
     clause_opens,
     decisive_day,
     keep,
     outcome_status,
+    version_for,
 )
 from legislation.resolver import calculate as explained_calculate
 from legislation.row import SCHEME_TUPLES, Row, cents
@@ -76,7 +78,9 @@ class VersionPlan:
 
     def set_clauses(self, clauses: tuple[tuple[TransitionalClause, VersionPlan | None], ...]) -> None:
         self.clauses = clauses
-        if clauses:
+        if any(c.yearly for c, _ in clauses):  # a clause that repeats every year: always tested
+            self.deadline, self.order_until = date.max, date.max
+        elif clauses:
             self.deadline = max(c.decisive_on_or_before for c, _ in clauses)
             self.order_until = max(c.order_limit + timedelta(days=1) for c, _ in clauses)
 
@@ -140,6 +144,9 @@ class Engine:
             id(t): (t, {}) for t in SCHEME_TUPLES
         }
         self.compiled = sorted(plans)
+        # Schemes whose versions are not all decided by the invoice / first rent (décret 2007-1873): a lease's
+        # decisive date then depends on the version (resolver.version_for), so such rows take that rule.
+        self.eventful = frozenset(s for s in Scheme if catalogue.timeline(s).events_differ)
         self.fallbacks = 0  # scheme-rows sent to the explained path: none since the calculators run lean
 
     def outcomes(self, row: Row) -> list[Outcome]:
@@ -160,6 +167,8 @@ class Engine:
         if not row.exact:
             row.check_exact()  # an amount with more decimals than the contract allows: InvalidFacts
         schemes = row.schemes
+        if row.acquisition is LEASE and self.eventful:
+            return self.resolved(row, day)
         days = self._days.get(id(schemes))
         if days is not None and days[0] is schemes:
             try:
@@ -191,34 +200,36 @@ class Engine:
         shared = self._plans_of.get(id(schemes))
         plans = shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
         results: list[Outcome] = []
+        eventful = row.acquisition is LEASE and self.eventful
         for plan in plans:
+            scheme_day = day
+            if eventful and plan.scheme in self.eventful:
+                scheme_day = version_for(self.catalogue.timeline(plan.scheme), row)[1]
             try:
-                kernel, deadline, order_until, version = plan.cache[day]
+                kernel, deadline, order_until, version = plan.cache[scheme_day]
             except KeyError:
-                kernel, deadline, order_until, version = plan.find(day)
-            if version is None or order is None or day > deadline or order >= order_until:
-                results.append(kernel(row, NO_BRANCHES, day))  # no clause can be open
+                kernel, deadline, order_until, version = plan.find(scheme_day)
+            if version is None or order is None or scheme_day > deadline or order >= order_until:
+                results.append(kernel(row, NO_BRANCHES, scheme_day))  # no clause can be open
             else:
-                results.append(self._with_clauses(row, version, day, order))
+                results.append(self._with_clauses(row, version, scheme_day, order, plan))
         return results
 
-    def _with_clauses(self, row: Row, plan: VersionPlan, day: date, order: date) -> Outcome:
+    def _with_clauses(
+        self, row: Row, plan: VersionPlan, day: date, order: date, scheme_plan: SchemePlan
+    ) -> Outcome:
         """resolver.calculate for a version whose clauses may be open, with the resolver's rules."""
         registered = row.vehicle_previously_registered
         opened = [c for c in plan.clauses if clause_opens(c[0], order, day, registered)]
         inline = frozenset(b for c, _ in opened if c.keeps is KeepMode.INLINE for b in c.branches)
         current = plan.kernel(row, inline, day)
-        others = [
-            (c, kept.kernel(row, NO_BRANCHES, day) if kept is not None else None)
-            for c, kept in opened
-            if c.keeps is not KeepMode.INLINE
-        ]
+        others = [_kept(c, kept, row, day, scheme_plan) for c, kept in opened if c.keeps is not KeepMode.INLINE]
         if not others:
             return current
         kept_outcome, kept_by, not_on_file = keep(current, others, _amount)
         status = outcome_status(kept_outcome[1] == MISSING_FACTS, kept_outcome[1] == NOT_COVERED, not_on_file)
         amount = kept_outcome[2]
-        if status == KEPT_NOT_ON_FILE and not_on_file is KeepMode.PREVIOUS:
+        if status == KEPT_NOT_ON_FILE and not_on_file in REPLACING:
             amount = None  # the version due is not on file: its amount is not known
         kept_id = kept_outcome[4] if kept_by is not None else None
         return (
@@ -235,6 +246,16 @@ class Engine:
         """The explained path for one scheme of a row (counted as a fallback)."""
         self.fallbacks += 1
         return explained_outcome(self.catalogue, row, scheme)
+
+
+def _kept(
+    clause: TransitionalClause, kept: VersionPlan | None, row: Row, day: date, scheme_plan: SchemePlan
+) -> tuple[TransitionalClause, Outcome | None]:
+    """The outcome an open « previous », « more favourable » or « in force on D » clause keeps (None: not on file)."""
+    if clause.keeps is KeepMode.IN_FORCE_ON:
+        day = clause.kept_rules_date(day) or day
+        kept = scheme_plan.find(day)[3]
+    return clause, kept.kernel(row, NO_BRANCHES, day) if kept is not None else None
 
 
 def _amount(outcome: Outcome) -> int | None:
