@@ -297,7 +297,10 @@ def _check_same_numbers_per_calculator(versions: list[Version], where: str) -> N
         if v.calculator is not None:
             by_calculator.setdefault(v.calculator, []).append(v)
     for key, members in by_calculator.items():
-        names = set().union(*(v.parameters for v in members))
+        # A calculator may declare families of parameters whose length varies between versions (the bands of a
+        # barème table, décret 2007-1873 art. 3): ``VARIABLE_PARAMETERS``, a pattern; they are not compared.
+        variable = getattr(CALCULATORS[key], "VARIABLE_PARAMETERS", None)
+        names = {n for n in set().union(*(v.parameters for v in members)) if not (variable and variable.match(n))}
         for v in members:
             if missing := sorted(names - v.parameters.keys()):
                 others = ", ".join(m.id for m in members if missing[0] in m.parameters)
