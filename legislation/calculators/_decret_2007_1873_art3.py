@@ -31,6 +31,7 @@ from legislation.enums import Acquisition, Energy, PersonKind, VehicleCategory
 
 FACTS = (
     "acquisition",
+    "lease_duration_months",
     "vehicle.acquisition_cost",
     "vehicle.battery_rental_cost",
     "vehicle.category",
@@ -89,8 +90,9 @@ def calculate(ctx: Ctx[R], shape: Shape) -> R:
     if col is None:
         return ctx.not_covered(
             "1°",
-            "no column of the table of art. 3 for {year} in this version (its columns start in {cur_year})",
+            "no column of the table of art. 3 for {year} in this version (its columns start in {first})",
             year=ctx.decisive_date.year,
+            first=ctx.count("prev_year") if _has(ctx, "prev_year") else ctx.count("cur_year"),
         )
     row = ctx.row
     co2 = ctx.need(row.vehicle_co2_g_per_km, "vehicle.co2_g_per_km", "1°")
@@ -101,8 +103,9 @@ def calculate(ctx: Ctx[R], shape: Shape) -> R:
     energy = ctx.need(row.vehicle_energy, "vehicle.energy", "1° a)")
     family = "lpg" if energy in GAS else "a" if energy in HYBRIDS else None
     if family is not None and not _in_b(ctx, co2):
-        kind = ctx.need(row.buyer_person_kind, "buyer.person_kind", "1° a)")
-        if kind is NATURAL or (family == "a" and shape.legal_persons_hybrids):
+        if family == "a" and shape.legal_persons_hybrids:  # natural or legal persons: the person does not matter
+            return _table(ctx, col, family, co2, shape)
+        if ctx.need(row.buyer_person_kind, "buyer.person_kind", "1° a)") is NATURAL:
             return _table(ctx, col, family, co2, shape)
         ctx.read("1a-natural-persons-only", LEGAL_PERSON_HYBRID)
     return _table(ctx, col, "b", co2, shape)
@@ -120,6 +123,10 @@ def _conditions(ctx: Ctx[R], shape: Shape) -> R | None:
     if category is not CAR and not _has(ctx, "cur_c1_amount"):
         return _condition_fails(ctx, art1, "1°", "art. 1, 1° of this period names the « voitures particulières » "
                                 "only: a {category} is not eligible", category=category)  # fmt: skip
+    if ctx.is_short_lease():
+        return _condition_fails(ctx, art1, "", "a lease of {months} months: the aid needs « un contrat de location "
+                                "avec option d'achat ou … un contrat souscrit pour une durée d'au moins deux ans »",
+                                months=row.lease_duration_months)  # fmt: skip
     if row.vehicle_previously_registered:
         return _condition_fails(
             ctx,
@@ -165,10 +172,10 @@ def _column(ctx: Ctx[R]) -> str | None:
     """« Année de facturation » / « Date de facturation »: the column of the decisive date's year."""
     year, cur_year = ctx.decisive_date.year, ctx.count("cur_year")
     if year >= cur_year:
-        ctx.step("1°", "decisive date {day}: the column from {cur_year}", day=ctx.decisive_date)
+        ctx.step("1°", "date {day}: the column from {year}", day=ctx.decisive_date, year=cur_year)
         return "cur"
     if _has(ctx, "prev_year") and year == ctx.count("prev_year"):
-        ctx.step("1°", "decisive date {day}: the column {prev_year}", day=ctx.decisive_date)
+        ctx.step("1°", "date {day}: the column {year}", day=ctx.decisive_date, year=ctx.count("prev_year"))
         return "prev"
     return None
 
