@@ -31,6 +31,7 @@ from legislation.enums import Acquisition, Energy, PersonKind, VehicleCategory
 
 FACTS = (
     "acquisition",
+    "buyer.person_kind",
     "lease_duration_months",
     "vehicle.acquisition_cost",
     "vehicle.battery_rental_cost",
@@ -38,7 +39,6 @@ FACTS = (
     "vehicle.co2_g_per_km",
     "vehicle.energy",
     "vehicle.previously_registered",
-    "buyer.person_kind",
 )
 
 # The band families vary in number from one column to another: the loader's « same parameters per calculator »
