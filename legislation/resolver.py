@@ -1,12 +1,15 @@
 """The resolver: from a purchase's dates to the version(s) to compute, as design.md says.
 
-1. Decisive date: purchase → invoice date; lease → first-rent date. An order after it is rejected.
+1. Decisive date: purchase → invoice date; lease → first-rent date. An order after it is rejected. A version
+   whose text names another event (``Version.decisive_event``: décret 2007-1873 — the invoice for a lease too,
+   or the acquisition / the lease's signature) is picked by that event's date (:func:`version_for`).
 2. Version in force: ``valid_from <= decisive < valid_until``, else « no version on file ».
 3. Each transitional clause of that version: open iff an order date is given, passes the clause's
    order test, the decisive date is on or before its deadline (and the vehicle is new where the
    clause says so). No order date: clauses are not evaluated, and the answer says so.
 4. Delegate: ``inline`` → this version's calculator with the open branches; ``previous`` → the kept
-   version's calculator; ``more_favourable`` → both, the higher kept, both shown.
+   version's calculator; ``more_favourable`` → both, the higher kept, both shown; ``in_force_on`` → the version
+   in force on the clause's date D (31 December of « l'année considérée » for a yearly clause), computed as of D.
 
 The date, clause and keep rules (:func:`decisive_day`, :func:`clause_opens`, :func:`keep`) are written
 here once; the batch engine (:mod:`legislation.fast.engine`) calls them too.

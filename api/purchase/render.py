@@ -75,8 +75,13 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> dict[str,
         for check in resolution.open_clauses:
             if check.clause.keeps is KeepMode.INLINE:
                 continue
-            if check.clause.kept_version_id in catalogue.versions:
-                to_compute.append(check.clause.kept_version_id)
+            kept = check.clause.kept_version_id
+            if check.clause.keeps is KeepMode.IN_FORCE_ON:
+                day = check.clause.kept_rules_date(resolution.decisive_date) or resolution.decisive_date
+                found = catalogue.timeline(resolution.scheme).find(day)
+                kept = found.id if found is not None else None
+            if kept is not None and kept in catalogue.versions:
+                to_compute.append(kept)
             else:
                 warnings.append(
                     f"transitional clause {check.clause.id} is open and keeps "
@@ -159,6 +164,8 @@ def render_clause(check: ClauseCheck) -> dict[str, Any]:
         "kept_version_label": c.kept_version_label,
         "new_vehicles_only": c.new_vehicles_only,
         "source": render_source(c.source) if c.source else None,
+        "rules_date": _iso(c.rules_date),
+        "yearly": c.yearly,
         "open": check.open,
         "test": check.test,
         "missing_fact": check.missing_fact,
@@ -206,6 +213,7 @@ def render_version(version: Version, with_text: bool = True) -> dict[str, Any]:
             for c in version.transitional
         ],
         "claim_deadline_months": version.claim_deadline_months,
+        "decisive_event": version.decisive_event.value,
         "notes": version.notes.strip(),
         "version_hash": version.content_hash,
     }

@@ -201,23 +201,40 @@ WHAT = {
 def _table(ctx: Ctx[R], col: str, family: str, co2: int, shape: Shape) -> R:
     """The band of the column that holds the vehicle's CO2, its amount, and its cap or floor."""
     paragraph, prefix = PARAGRAPHS[family], f"{col}_{family}"
-    if not _has(ctx, f"{prefix}1_amount"):
+    bands, text = _bands(ctx, prefix)
+    if not bands:
         return ctx.refuse(
             paragraph, "{what}: the table of {paragraph} has no amount for this column (its aid ended: art. 10, "
             "II, 1°, orders by 31 December 2010 invoiced by 31 March 2011)", what=WHAT[family], paragraph=paragraph
         )  # fmt: skip
-    ctx.step(paragraph, _column_text(ctx, prefix))
-    i = 1
-    while _has(ctx, f"{prefix}{i}_amount"):
-        if not _has(ctx, f"{prefix}{i}_co2_max"):
-            return _up_to_art1_ceiling(ctx, f"{prefix}{i}", paragraph, family, co2, shape)
-        if co2 <= ctx.count(f"{prefix}{i}_co2_max"):
-            return _band(ctx, f"{prefix}{i}", paragraph, family, co2, shape)
-        i += 1
+    ctx.step(paragraph, text)
+    for band, limited in bands:
+        if not limited:
+            return _up_to_art1_ceiling(ctx, band, paragraph, family, co2, shape)
+        if co2 <= ctx.count(band + "_co2_max"):
+            return _band(ctx, band, paragraph, family, co2, shape)
     return ctx.refuse(
         paragraph, "{what} of {co2} g/km: above the last band of the table ({last} g/km)",
-        what=WHAT[family], co2=co2, last=ctx.count(f"{prefix}{i - 1}_co2_max"),
+        what=WHAT[family], co2=co2, last=ctx.count(bands[-1][0] + "_co2_max"),
     )  # fmt: skip
+
+
+# A version's bands, per column and family, and the sentence that shows them: computed once per version (the
+# content hash tells a corrected version from the one it corrects).
+_BANDS: dict[tuple[str, str, str], tuple[tuple[tuple[str, bool], ...], str]] = {}
+
+
+def _bands(ctx: Ctx[R], prefix: str) -> tuple[tuple[tuple[str, bool], ...], str]:
+    """((band, whether it has its own CO2 limit), …) and the template of the column, for ``prefix``."""
+    key = (ctx.vid, ctx.version.content_hash, prefix)
+    found = _BANDS.get(key)
+    if found is None:
+        params, bands, i = ctx.version.parameters, [], 1
+        while f"{prefix}{i}_amount" in params:
+            bands.append((f"{prefix}{i}", f"{prefix}{i}_co2_max" in params))
+            i += 1
+        found = _BANDS[key] = (tuple(bands), _column_text(ctx, prefix))
+    return found
 
 
 def _up_to_art1_ceiling(ctx: Ctx[R], band: str, paragraph: str, family: str, co2: int, shape: Shape) -> R:
