@@ -154,6 +154,7 @@ def in_process(count: int, explained_count: int, runs: int) -> dict[str, Any]:
         "checked_rows": len(sample),
         "mismatches": mismatches,
         "reference_per_s": reference_loop(runs),
+        "compiled_forms": dict(engine.compiled_forms),  # how each version ran: "compiled" or "lean"
     }
 
 
@@ -441,6 +442,14 @@ def _print_in_process(r: dict[str, Any]) -> None:
     print(
         f"  yardstick: a plain loop over prebuilt Decimals (D. 251-7 2020, 1°-3°, one date, no resolution): "
         f"{r['reference_per_s']:,.0f} /s",
+        flush=True,
+    )
+    forms = r.get("compiled_forms", {})
+    lean = sorted(v for v, form in forms.items() if form != "compiled")
+    print(
+        f"  fast path / yardstick = {r['fast_results_per_s'] / r['reference_per_s']:.2f}; "
+        f"{len(forms) - len(lean)} of {len(forms)} calculators compiled from their source"
+        + (f" (run as written: {', '.join(lean)})" if lean else ""),
         flush=True,
     )
 

@@ -1,9 +1,10 @@
 """Receipts: a calculation kept for audit, and its replay.
 
-A receipt holds the request as sent, the response as answered (byte for byte the JSON of
-``vigueur calculate``), the knowledge instant, the catalogue load that was the latest knowledge then (its
-tree hash fingerprints every version and gap), and the revisions the calculation used (each version it
-cites, the versions a transitional clause kept, the texts they rely on) with their ids and content hashes.
+A receipt holds the request (canonical: re-serialised once validated, see :mod:`api.audit.policy`), the
+response as answered (byte for byte the JSON of ``vigueur calculate``), the knowledge instant, the
+catalogue load that was the latest knowledge then (its tree hash fingerprints every version and gap), and
+the revisions the calculation used (each version it cites, the versions a transitional clause kept, the
+texts they rely on) with their ids and content hashes.
 
 A replay recomputes the request twice: with the same revisions — the catalogue as that load left it,
 rebuilt from the store row by row and verified hash by hash — and with today's catalogue; it shows both and,
@@ -21,6 +22,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from api.audit.policy import canonical_request
 from api.catalogue import store
 from api.catalogue.store import KnownCatalogue, StoreIntegrityError
 from api.catalogue.tables import LoadRow, ReceiptRow
@@ -78,7 +80,7 @@ def record(
         revisions.append(
             {"version_id": version_id, "revision_id": row.revision_id, "version_hash": row.content_hash}
         )
-    text = request.decode("utf-8")
+    text = canonical_request(request)  # never the raw body: a receipt is kept for good (api/audit/policy.py)
     receipt = ReceiptRow(
         receipt_id=uuid.uuid4().hex,
         created_at=now,

@@ -66,8 +66,8 @@ CSV_COLUMNS = ("id", *ROW_FIELDS)
 REMEMBERED = 20_000  # texts remembered per column (every day from 1970 to 2030 is 22 000 texts)
 _FEW = 1_000  # texts remembered per money column (round prices and amounts repeat, cents rarely do)
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_INTEGER = re.compile(r"\d{1,4}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only, as the JSON contract
+_INTEGER = re.compile(r"[0-9]{1,4}")
 
 
 class Invalid(ValueError):
@@ -223,6 +223,7 @@ class CsvPlan:
             raise Invalid(
                 "the header has no « acquisition » column (purchase or lease), which every row needs"
             )
+        self.header = header
         self.width = width = len(header)
         self.id_index = header.index("id") if "id" in header else None
         defaults: list[Any] = [f.default for f in Row.__dataclass_fields__.values()][: len(ROW_FIELDS)]

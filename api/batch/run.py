@@ -38,23 +38,24 @@ _STATE: dict[str, Any] = {}  # this process's engine and CSV plan (workers inher
 def read_blocks(source: BinaryIO, first_line: int, *, csv_quotes: bool, progress: Progress) -> Iterator[Block]:
     """Blocks of whole lines (about BLOCK_BYTES each) with the number of their first line.
 
-    A CSV block never ends inside a quoted field (its quotes are even), so a record is never split.
+    One line is one record in both formats (a CSV field may not hold a line break): a block ends after
+    its last line feed. Each byte is looked at once (a line longer than a block is gathered in parts),
+    whatever the quotes: the reading stays linear in the input's size.
     """
-    line, carry = first_line, b""
+    del csv_quotes
+    line, parts = first_line, []
     while block := source.read(BLOCK_BYTES):
         progress.read(len(block))
-        data = carry + block
-        cut = data.rfind(b"\n") + 1
-        while csv_quotes and cut and data.count(b'"', 0, cut) % 2:
-            cut = data.rfind(b"\n", 0, cut - 1) + 1
-        if cut == 0:  # no whole line (or record) yet: read on
-            carry = data
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:  # no line ends in this block: read on
+            parts.append(block)
             continue
-        yield line, data[:cut]
-        line += data.count(b"\n", 0, cut)
-        carry = data[cut:]
-    if carry:
-        yield line, carry
+        data = b"".join((*parts, block[:cut])) if parts else block[:cut]
+        yield line, data
+        line += data.count(b"\n")
+        parts = [block[cut:]] if cut < len(block) else []
+    if parts:
+        yield line, b"".join(parts)
 
 
 def compute_blocks(

@@ -89,7 +89,10 @@ def _open_input(path: str) -> BinaryIO:
 
 
 def _header(source: BinaryIO) -> list[str]:
-    first = source.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
+    try:
+        first = source.readline().decode("utf-8-sig").rstrip("\r\n")  # a leading BOM is accepted (README)
+    except UnicodeDecodeError as exc:
+        fail(422, "Invalid CSV header", [{"field": "header", "message": f"not valid UTF-8: {exc.reason}"}], 2)
     if not first:
         fail(422, "Empty input", [{"field": "header", "message": "the CSV input has no header line"}], 2)
     header = next(csv.reader([first]))

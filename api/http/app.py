@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import fastapi_offline
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -30,6 +30,7 @@ from api.http.routes import audit as audit_routes
 from api.http.routes import batch as batch_routes
 from api.http.routes import cases as case_routes
 from api.http.routes import purchase as purchase_routes
+from api.http.strict_body import refuse_duplicate_keys
 from api.settings import Settings, create_data_dir, get_settings, redact_database_url
 from api.versioning import provenance, software_version
 from legislation.errors import CatalogueError
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
+        dependencies=[Depends(refuse_duplicate_keys)],
     )
     problems.install(app)
     app.add_middleware(ConfiguredCORS, settings=settings)

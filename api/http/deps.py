@@ -85,7 +85,7 @@ def get_known_at(
             max_length=64,
             description="Knowledge time: answer as the catalogue stood at this instant (ISO 8601 with its "
             "offset, e.g. 2021-03-02T10:00:00+01:00 or …Z; URL-encode « + » as %2B). Default: the latest "
-            "knowledge. Before the first load: 404.",
+            "knowledge. Before the first load: 404. An instant later than now is refused (422).",
             examples=[KNOWN_AT_EXAMPLE],
             json_schema_extra={"format": "date-time"},
         ),

@@ -10,9 +10,10 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
 from api.http.examples import purchase as examples
+from api.http.openapi_contract import refine
 from api.http.public import catalogue as public
 from api.purchase.models import CalculationResponse, ResolveResponse
-from api.purchase.request import DECISIVE_DATE_RULES, CalculationRequest
+from api.purchase.request import DECISIVE_DATE_RULES, BuyerIn, CalculationRequest, VehicleIn
 
 MODELS: dict[str, type[BaseModel]] = {
     "SchemesOut": public.SchemesOut,
@@ -205,6 +206,7 @@ def build(app: FastAPI) -> dict[str, Any]:
             components.setdefault(name, definition)
         components[model.__name__] = found
     components["CalculationRequest"]["allOf"] = DECISIVE_DATE_RULES
+    refine(schema, (CalculationRequest, VehicleIn, BuyerIn))
     schema["components"]["securitySchemes"] = {
         "bearer": {
             "type": "http",

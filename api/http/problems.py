@@ -20,6 +20,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api.audit.receipts import UnknownReceipt
 from api.catalogue.diff import DifferentArticles
 from api.catalogue.store import CatalogueNotLoaded, NothingKnownThen, StoreIntegrityError
+from api.http.openapi_contract import STORAGE_FULL_DETAIL, STORAGE_FULL_TYPE
+from api.http.storage_errors import BODY_NOT_JSON, BODY_NOT_PARSED, allowed_methods, is_storage_full
 from api.problem_types import problem, problem_type
 from api.purchase.request import RequestError, dumps
 from legislation.errors import InvalidDates, InvalidFacts, UnknownVersion
@@ -109,11 +111,16 @@ def _field(loc: Any) -> str:
     return ".".join(parts) or "(request)"
 
 
-async def _http_error(_: Request, exc: Exception) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400 and exc.detail == BODY_NOT_PARSED:  # FastAPI's own reading of a JSON body
+        return problem_response(problem(422, "Invalid request", errors=[BODY_NOT_JSON]))
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request)
     title = HTTPStatus(exc.status_code).phrase if exc.status_code in HTTPStatus._value2member_map_ else "Error"
     detail = exc.detail if isinstance(exc.detail, str) and exc.detail != title else None
-    return problem_response(problem(exc.status_code, title, detail=detail), dict(exc.headers or {}))
+    return problem_response(problem(exc.status_code, title, detail=detail), headers)
 
 
 async def _unknown_version(_: Request, exc: Exception) -> Response:
@@ -209,7 +216,13 @@ async def _store_integrity(request: Request, exc: Exception) -> Response:
     )
 
 
-async def _database_unavailable(_: Request, exc: Exception) -> Response:
+async def _database_unavailable(request: Request, exc: Exception) -> Response:
+    if is_storage_full(exc):
+        log.error("storage full on %s %s: %s", request.method, request.url.path, str(exc).splitlines()[0])
+        return problem_response(
+            problem(507, "Storage full", type_=STORAGE_FULL_TYPE, detail=STORAGE_FULL_DETAIL),
+            {"Retry-After": "60"},
+        )
     log.warning("database unavailable: %s", str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     return problem_response(
         problem(

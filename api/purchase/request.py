@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from api.output import dumps
+from api.purchase.json_strict import duplicate_keys, without_bom
 from legislation import (
     Acquisition,
     CritAir,
@@ -201,10 +202,15 @@ class RequestError(Exception):
 
 def parse_request(raw: str | bytes) -> CalculationRequest:
     """Validate a JSON request strictly; errors name the field path (« vehicle.acquisition_cost »)."""
+    raw = without_bom(raw)
     try:
-        return CalculationRequest.model_validate_json(raw)
+        request = CalculationRequest.model_validate_json(raw)
     except ValidationError as exc:
         raise RequestError([field_error(e) for e in exc.errors(include_url=False)]) from None
+    duplicates = duplicate_keys(raw)
+    if duplicates:
+        raise RequestError(duplicates)
+    return request
 
 
 def field_error(e: Any) -> dict[str, str]:

@@ -2,7 +2,10 @@
 
 There is no second copy of any rule here. Each version's calculator — the one the explained path runs — is
 run in the :class:`~legislation.calculators.kit.Lean` context, which records nothing and returns an outcome
-tuple; the clause and keep rules are :mod:`legislation.resolver`'s own (:func:`clause_opens`, :func:`keep`,
+tuple, in its **compiled** form: the same source rewritten with the version's numbers by
+:mod:`legislation.fast.compile` (generated at start-up, never written by hand; a calculator the compiler does
+not handle runs as written, reported in :attr:`Engine.compiled_forms` and :attr:`Engine.compile_errors`).
+The clause and keep rules are :mod:`legislation.resolver`'s own (:func:`clause_opens`, :func:`keep`,
 :func:`outcome_status`). What the engine adds is only speed: the versions' start days (bisect, then a
 day → version cache), a short path for the usual row (no clause can be open for its dates), and one reused
 context per version. A row whose amounts do not fit the integer scales is computed by the explained path
@@ -37,8 +40,9 @@ from legislation.row import SCHEME_TUPLES, Row, cents
 from legislation.timeline import Catalogue
 from legislation.versions import TransitionalClause, Version
 
-# A version's calculator in the lean context: (row, open inline branches, decisive date) → its outcome.
+# A version's calculator for the engine: (row, open inline branches, decisive date) → its outcome.
 Kernel = Callable[[Row, frozenset[str], date], Outcome]
+
 LEASE = Acquisition.LEASE
 NO_BRANCHES: frozenset[str] = frozenset()
 _CACHE_LIMIT = 200_000  # distinct decisive days remembered per scheme (bounded memory on odd inputs)
@@ -129,8 +133,12 @@ class Engine:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
+        # How each version's calculator runs: « compiled » (its source rewritten with the version's numbers,
+        # legislation.fast.compile) or « lean » (as written, in the Lean context) when it does not compile.
+        self.compiled_forms: dict[str, str] = {}
+        self.compile_errors: dict[str, str] = {}
         plans = {
-            vid: VersionPlan(version=v, kernel=lean_kernel(v, catalogue))
+            vid: VersionPlan(version=v, kernel=self._kernel(v, catalogue))
             for vid, v in catalogue.versions.items()
             if v.calculator is not None
         }
@@ -148,6 +156,20 @@ class Engine:
         # decisive date then depends on the version (resolver.version_for), so such rows take that rule.
         self.eventful = frozenset(s for s in Scheme if catalogue.timeline(s).events_differ)
         self.fallbacks = 0  # scheme-rows sent to the explained path: none since the calculators run lean
+
+    def _kernel(self, version: Version, catalogue: Catalogue) -> Kernel:
+        """The version's compiled kernel; its lean kernel when its calculator does not compile (reported)."""
+        # Imported here, not at the top: ``python -m legislation.fast.compile`` must not find it imported.
+        from legislation.fast import compile as compiler
+
+        try:
+            kernel = compiler.compiled_kernel(version, catalogue)
+        except Exception as exc:  # noqa: BLE001 - any failure of the compiler leaves the calculator as written
+            self.compiled_forms[version.id] = "lean"
+            self.compile_errors[version.id] = f"{type(exc).__name__}: {exc}"
+            return lean_kernel(version, catalogue)
+        self.compiled_forms[version.id] = "compiled"
+        return kernel
 
     def outcomes(self, row: Row) -> list[Outcome]:
         """Every scheme of the row; :class:`InvalidDates` exactly as the explained path raises it.

@@ -12,7 +12,7 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import Response
 
 from api.audit import receipts
@@ -21,6 +21,7 @@ from api.catalogue.diff import diff_versions
 from api.http import openapi as docs
 from api.http.deps import BodyDep, CatalogueDep, KnownDep, NowDep, SessionDep, TodayDep, known_headers
 from api.http.problems import ProblemError
+from api.http.receipts_token import require_receipt_token
 from api.purchase.render import calculate_document, resolve_document
 from api.purchase.request import dumps, json_response, parse_request
 from legislation import Scheme
@@ -141,8 +142,9 @@ def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
     "/v1/calculate",
     tags=["purchase"],
     summary="Compute the aid(s) for a purchase or lease",
-    responses=docs.responses("CalculationResponse", 404, 413, 415, 422) | docs.receipt_created(),
+    responses=docs.responses("CalculationResponse", 401, 404, 413, 415, 422) | docs.receipt_created(),
     openapi_extra=docs.request_body("calculate"),
+    dependencies=[Depends(require_receipt_token)],
 )
 def calculate(
     body: BodyDep,

@@ -148,13 +148,15 @@ def _request(cells: dict[str, str]) -> dict[str, Any]:
     return request
 
 
-def test_a_quoted_field_may_run_over_several_lines(tmp_path: Path) -> None:
+def test_a_quoted_field_may_not_hold_a_line_break(tmp_path: Path) -> None:
     path = write(tmp_path, "in.csv", [HEADER, '"multi', 'line id",' + ROWS[0].split(",", 1)[1], ROWS[0]])
     out = records(run(str(path), "--quiet").stdout)
-    assert [(r["line"], r["id"], r["amount"]) for r in out] == [
-        ("2", "multi\nline id", "5400.00"),
-        ("4", "a1", "5400.00"),
+    assert [(r["line"], r["status"], r["amount"]) for r in out] == [
+        ("2", "invalid", ""),
+        ("3", "computed", "5400.00"),
+        ("4", "computed", "5400.00"),
     ]
+    assert out[0]["error"].startswith("id: a quoted field is not closed on its line")
 
 
 def test_jsonl_in_jsonl_out_with_line_numbers(tmp_path: Path) -> None:

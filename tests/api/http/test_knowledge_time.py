@@ -171,7 +171,7 @@ def test_the_receipt_keeps_the_request_the_response_and_the_revisions_used(
 ) -> None:
     client = client_of(engine)
     load_into(engine, fixture_tree, now=T0)
-    body = json.dumps(REQUEST, indent=1)  # kept as sent
+    body = json.dumps(REQUEST, indent=1)  # kept canonical: re-serialised, without its whitespace
     with freeze_time(COMPUTED):
         computed = client.post(
             "/v1/calculate?receipt=1", content=body, headers={"content-type": "application/json"}
@@ -180,10 +180,12 @@ def test_the_receipt_keeps_the_request_the_response_and_the_revisions_used(
     assert receipt.status_code == 200, receipt.text
     public.ReceiptOut.model_validate_json(receipt.content)
     doc = receipt.json()
+    from api.audit.policy import canonical_request
     from api.audit.receipts import sha256
 
     assert doc["request"] == REQUEST and doc["response"] == computed.json()
-    assert doc["response_hash"] == sha256(computed.text) and doc["request_hash"] == sha256(body)
+    assert doc["response_hash"] == sha256(computed.text)
+    assert doc["request_hash"] == sha256(canonical_request(body)) != sha256(body)
     assert doc["known_at"] == doc["created_at"] == COMPUTED
     assert doc["catalogue"]["load_id"] == 1 and doc["catalogue"]["recorded_at"] == T0.isoformat()
     assert [(r["version_id"], r["version_hash"]) for r in doc["revisions"]] == [
