@@ -53,6 +53,9 @@ NOT_MEASURED = (VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.ELECTRIC_BICY
 CAR, LEASE = VehicleCategory.PASSENGER_CAR, Acquisition.LEASE
 NATURAL, STATE = PersonKind.NATURAL_PERSON, PersonKind.STATE_ADMINISTRATION
 
+# Numbers only some versions give (read by a name held in a variable: the batch compiler reads them at run time).
+PREV_YEAR, INCLUDES_A = "prev_year", "b_includes_a_co2_max"
+
 # Inline branch of the clause « ordered on or before 31 December 2011 » (version of 2012-01-01, 1° b), last alinéa).
 EARLY_ORDER_BRANCH = "ordered_by_2011_12_31"
 
@@ -92,7 +95,7 @@ def calculate(ctx: Ctx[R], shape: Shape) -> R:
             "1°",
             "no column of the table of art. 3 for {year} in this version (its columns start in {first})",
             year=ctx.decisive_date.year,
-            first=ctx.count("prev_year") if _has(ctx, "prev_year") else ctx.count("cur_year"),
+            first=_count(ctx, PREV_YEAR if _has(ctx, PREV_YEAR) else "cur_year"),
         )
     row = ctx.row
     co2 = ctx.need(row.vehicle_co2_g_per_km, "vehicle.co2_g_per_km", "1°")
@@ -163,6 +166,11 @@ def _condition_fails(ctx: Ctx[R], art1: str | None, paragraph: str, reason: str,
     )
 
 
+def _count(ctx: Ctx[R], name: str) -> int:
+    """A whole number some versions give and others do not (asked only after :func:`_has`)."""
+    return ctx.count(name)
+
+
 def _has(ctx: Ctx[R], name: str) -> bool:
     """Whether the version gives this parameter (a band family varies in length from column to column)."""
     return name in ctx.version.parameters
@@ -174,15 +182,15 @@ def _column(ctx: Ctx[R]) -> str | None:
     if year >= cur_year:
         ctx.step("1°", "date {day}: the column from {year}", day=ctx.decisive_date, year=cur_year)
         return "cur"
-    if _has(ctx, "prev_year") and year == ctx.count("prev_year"):
-        ctx.step("1°", "date {day}: the column {year}", day=ctx.decisive_date, year=ctx.count("prev_year"))
+    if _has(ctx, PREV_YEAR) and year == (prev_year := _count(ctx, PREV_YEAR)):
+        ctx.step("1°", "date {day}: the column {year}", day=ctx.decisive_date, year=prev_year)
         return "prev"
     return None
 
 
 def _in_b(ctx: Ctx[R], co2: int) -> bool:
     """1° b) « y compris ceux visés au a lorsque leur taux … est inférieur ou égal à N grammes »."""
-    if _has(ctx, "b_includes_a_co2_max") and co2 <= ctx.count("b_includes_a_co2_max"):
+    if _has(ctx, INCLUDES_A) and co2 <= _count(ctx, INCLUDES_A):
         ctx.step("1° b)", "CO2 {co2} g/km ≤ {b_includes_a_co2_max} g/km: the vehicle of a) is in the table of b)",
                  co2=co2)  # fmt: skip
         return True
