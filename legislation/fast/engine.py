@@ -21,7 +21,7 @@ from datetime import date, timedelta
 
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Lean, Outcome
-from legislation.enums import Acquisition, KeepMode, Scheme
+from legislation.enums import Acquisition, DecisiveEvent, KeepMode, Scheme
 from legislation.errors import MissingFact
 from legislation.resolver import (
     KEPT_NOT_ON_FILE,
@@ -155,6 +155,16 @@ class Engine:
         # Schemes whose versions are not all decided by the invoice / first rent (décret 2007-1873): a lease's
         # decisive date then depends on the version (resolver.version_for), so such rows take that rule.
         self.eventful = frozenset(s for s in Scheme if catalogue.timeline(s).events_differ)
+        # A lease none of whose dates falls before the end of those versions cannot be claimed by one of them.
+        self.eventful_until = max(
+            (
+                v.valid_until or date.max
+                for s in self.eventful
+                for v in catalogue.timeline(s).versions
+                if v.decisive_event is not DecisiveEvent.INVOICE_OR_FIRST_RENT
+            ),
+            default=date.min,
+        )
         self.fallbacks = 0  # scheme-rows sent to the explained path: none since the calculators run lean
 
     def _kernel(self, version: Version, catalogue: Catalogue) -> Kernel:
@@ -189,7 +199,7 @@ class Engine:
         if not row.exact:
             row.check_exact()  # an amount with more decimals than the contract allows: InvalidFacts
         schemes = row.schemes
-        if row.acquisition is LEASE and self.eventful:
+        if row.acquisition is LEASE and self.eventful and _dated_before(row, self.eventful_until):
             return self.resolved(row, day)
         days = self._days.get(id(schemes))
         if days is not None and days[0] is schemes:
@@ -222,7 +232,7 @@ class Engine:
         shared = self._plans_of.get(id(schemes))
         plans = shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
         results: list[Outcome] = []
-        eventful = row.acquisition is LEASE and self.eventful
+        eventful = row.acquisition is LEASE and self.eventful and _dated_before(row, self.eventful_until)
         for plan in plans:
             scheme_day = day
             if eventful and plan.scheme in self.eventful:
@@ -268,6 +278,11 @@ class Engine:
         """The explained path for one scheme of a row (counted as a fallback)."""
         self.fallbacks += 1
         return explained_outcome(self.catalogue, row, scheme)
+
+
+def _dated_before(row: Row, until: date) -> bool:
+    """Whether one of the row's dates (first rent, invoice, order) falls before ``until``."""
+    return any(d is not None and d < until for d in (row.first_rent_date, row.invoice_date, row.order_date))
 
 
 def _kept(
