@@ -4,7 +4,15 @@ command line can print a document without importing the HTTP and validation laye
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+
+def as_json(model: BaseModel) -> Any:
+    """A response model in its JSON form: fields in declaration order, dates ISO, aliases (« from »), None kept."""
+    return model.model_dump(mode="json", by_alias=True)
 
 
 def dumps(document: Any) -> str:
@@ -12,4 +20,4 @@ def dumps(document: Any) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
-__all__ = ["dumps"]
+__all__ = ["as_json", "dumps"]

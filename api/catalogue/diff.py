@@ -10,7 +10,7 @@ import difflib
 import re
 from typing import Any
 
-from api.purchase.render import render_version
+from api.catalogue.documents import version_metadata
 from legislation import Version
 
 TOKEN = re.compile(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|\w+|\s+|[^\w\s]", re.UNICODE)
@@ -178,7 +178,7 @@ def parameter_changes(a: Version, b: Version) -> list[dict[str, Any]]:
 
 def metadata_changes(a: Version, b: Version) -> list[dict[str, Any]]:
     """Fields other than the text and the numbers that differ: dates, source, calculator, clauses…"""
-    ra, rb = render_version(a, with_text=False), render_version(b, with_text=False)
+    ra, rb = version_metadata(a), version_metadata(b)
     return [
         {"field": k, "from": ra[k], "to": rb[k]} for k in ra if k not in NOT_METADATA and ra[k] != rb.get(k)
     ]

@@ -1,10 +1,11 @@
 """The catalogue's documents, one rendering for the API and the CLI: a scheme's coverage, its timeline
 summary, the version in force on a day, one version, and the problem of a day with no version on file.
 
-``GET /v1/schemes/{scheme}/versions`` and ``vigueur versions --scheme S`` print :func:`timeline_document`;
-``GET /v1/schemes/{scheme}/in-force?on=D`` and ``vigueur versions --scheme S --on D`` print
-:func:`in_force_document` or, in a gap, :func:`no_version_problem` (404, with ``declared_gap``);
-``GET /v1/versions/{id}`` and ``vigueur show ID`` print :func:`version_document`.
+Each is built as its model (:mod:`api.catalogue.models`) and printed or answered in its JSON form
+(:func:`api.output.as_json`). ``GET /v1/schemes/{scheme}/versions`` and ``vigueur versions --scheme S``
+print :func:`timeline_document`; ``GET /v1/schemes/{scheme}/in-force?on=D`` and ``vigueur versions --scheme S
+--on D`` print :func:`in_force_document` or, in a gap, :func:`no_version_problem` (404, with
+``declared_gap``); ``GET /v1/versions/{id}`` and ``vigueur show ID`` print :func:`version_document`.
 """
 
 from __future__ import annotations
@@ -13,72 +14,130 @@ from datetime import date
 from typing import Any
 
 from api.catalogue.hashing import text_hash
+from api.catalogue.models import (
+    CoverageOut,
+    FactsOut,
+    GapOut,
+    InForceOut,
+    ParameterOut,
+    SchemeOut,
+    SegmentOut,
+    TimelineOut,
+    VersionOut,
+    VersionSummaryOut,
+)
+from api.output import as_json
 from api.problem_types import problem, problem_type
 from api.purchase.inputs import calculator_facts
-from api.purchase.render import render_version, version_ref
+from api.purchase.render import render_source, render_version_clause, version_ref
 from legislation import Scheme, Version
 from legislation.timeline import Gap, Timeline
 
 SCHEME_NAMES = {Scheme.BONUS: "bonus écologique", Scheme.CONVERSION_PREMIUM: "prime à la conversion"}
 
 
-def version_document(version: Version) -> dict[str, Any]:
-    """``render_version`` (metadata, source, verbatim text) and the facts the version's calculator reads."""
-    doc = with_text_hash(render_version(version), version)
+def version_fields(version: Version) -> dict[str, Any]:
+    """A version's metadata (no text), as the fields of :class:`VersionOut`."""
+    return {
+        "version_id": version.id,
+        "scheme": version.scheme.value if version.scheme else None,
+        "role": version.role.value,
+        "article": version.article,
+        "citation": version.citation,
+        "title": version.title,
+        "valid_from": version.valid_from,
+        "valid_until": version.valid_until,
+        "last_day_in_force": version.last_day,
+        "provenance": version.provenance.value,
+        "period_confidence": version.period_confidence,
+        "source": render_source(version.source),
+        "calculator": version.calculator,
+        "relies_on": list(version.relies_on),
+        "parameters": {
+            n: ParameterOut(value=str(p.value), paragraph=p.paragraph, quote=p.quote)
+            for n, p in version.parameters.items()
+        },
+        "transitional_clauses": [render_version_clause(c) for c in version.transitional],
+        "claim_deadline_months": version.claim_deadline_months,
+        "decisive_event": version.decisive_event.value,
+        "notes": version.notes.strip(),
+        "version_hash": version.content_hash,
+    }
+
+
+def version_out(version: Version) -> VersionOut:
+    """The version (metadata, source, verbatim text, hashes) and the facts its calculator reads."""
     resolution = ["acquisition", "invoice_date", "first_rent_date"]
     if version.transitional:
         resolution.append("order_date")
     if any(c.new_vehicles_only for c in version.transitional):
         resolution.append("vehicle.previously_registered")
-    doc["facts"] = {
-        "resolution": resolution,
-        "calculator": list(calculator_facts(version.calculator)) if version.calculator else [],
+    return VersionOut(
+        **version_fields(version),
+        text_hash=text_hash(version.text.encode("utf-8")),
+        text=version.text,
+        facts=FactsOut(
+            resolution=resolution,
+            calculator=list(calculator_facts(version.calculator)) if version.calculator else [],
+        ),
+    )
+
+
+def version_document(version: Version) -> dict[str, Any]:
+    """:func:`version_out` in its JSON form."""
+    return as_json(version_out(version))
+
+
+def version_metadata(version: Version) -> dict[str, Any]:
+    """The JSON form of a version's metadata without its text (what a diff compares)."""
+    return {
+        k: v
+        for k, v in version_document(version).items()
+        if k not in ("text_hash", "text", "facts")
     }
-    return doc
 
 
-def with_text_hash(doc: dict[str, Any], version: Version) -> dict[str, Any]:
-    """``text_hash`` (sha256 of text.txt's bytes) right after ``version_hash``."""
-    out: dict[str, Any] = {}
-    for key, value in doc.items():
-        out[key] = value
-        if key == "version_hash":
-            out["text_hash"] = text_hash(version.text.encode("utf-8"))
-    return out
+def scheme_out(timeline: Timeline) -> SchemeOut:
+    """A scheme's name, coverage (first and last day on file) and declared gaps."""
+    scheme = timeline.scheme.value
+    return SchemeOut(
+        scheme=scheme,
+        name=SCHEME_NAMES[timeline.scheme],
+        coverage=coverage(timeline),
+        gaps=[gap_out(g) for g in timeline.gaps],
+        links={"versions": f"/v1/schemes/{scheme}/versions", "in_force": f"/v1/schemes/{scheme}/in-force"},
+    )
 
 
 def scheme_document(timeline: Timeline) -> dict[str, Any]:
-    """A scheme's name, coverage (first and last day on file) and declared gaps."""
+    return as_json(scheme_out(timeline))
+
+
+def coverage(timeline: Timeline) -> CoverageOut:
     versions = timeline.versions
     last = versions[-1] if versions else None
-    return {
-        "scheme": timeline.scheme.value,
-        "name": SCHEME_NAMES[timeline.scheme],
-        "coverage": {
-            "first_day": _iso(timeline.first_day),
-            "last_day": _iso(timeline.last_day),
-            "open_ended": last is not None and last.valid_until is None,
-            "versions": len(versions),
-        },
-        "gaps": [gap_document(g) for g in timeline.gaps],
-        "links": {
-            "versions": f"/v1/schemes/{timeline.scheme.value}/versions",
-            "in_force": f"/v1/schemes/{timeline.scheme.value}/in-force",
-        },
-    }
+    return CoverageOut(
+        first_day=timeline.first_day,
+        last_day=timeline.last_day,
+        open_ended=last is not None and last.valid_until is None,
+        versions=len(versions),
+    )
+
+
+def timeline_out(timeline: Timeline) -> TimelineOut:
+    """Every version of the scheme's amounts text in date order (a summary each), gaps and segments."""
+    return TimelineOut(
+        scheme=timeline.scheme.value,
+        name=SCHEME_NAMES[timeline.scheme],
+        coverage=coverage(timeline),
+        versions=[summary(v) for v in timeline.versions],
+        gaps=[gap_out(g) for g in timeline.gaps],
+        timeline=segments(timeline),
+    )
 
 
 def timeline_document(timeline: Timeline) -> dict[str, Any]:
-    """Every version of the scheme's amounts text in date order (a summary each), gaps and segments."""
-    head = scheme_document(timeline)
-    return {
-        "scheme": head["scheme"],
-        "name": head["name"],
-        "coverage": head["coverage"],
-        "versions": [summary(v) for v in timeline.versions],
-        "gaps": head["gaps"],
-        "timeline": segments(timeline),
-    }
+    return as_json(timeline_out(timeline))
 
 
 def in_force_document(timeline: Timeline, day: date, *, on_is_today: bool) -> dict[str, Any] | None:
@@ -86,58 +145,47 @@ def in_force_document(timeline: Timeline, day: date, *, on_is_today: bool) -> di
     version = timeline.find(day)
     if version is None:
         return None
-    return {
-        "scheme": timeline.scheme.value,
-        "on": day.isoformat(),
-        "on_is_today": on_is_today,
-        "version": version_document(version),
-    }
+    return as_json(
+        InForceOut(scheme=timeline.scheme.value, on=day, on_is_today=on_is_today, version=version_out(version))
+    )
 
 
-def summary(v: Version) -> dict[str, Any]:
-    return {
-        "version_id": v.id,
-        "citation": v.citation,
-        "title": v.title,
-        "valid_from": v.valid_from.isoformat(),
-        "valid_until": _iso(v.valid_until),
-        "last_day_in_force": _iso(v.last_day),
-        "provenance": v.provenance.value,
-        "period_confidence": v.period_confidence,
-        "calculator": v.calculator,
-        "source_decree": v.source.decree,
-        "version_hash": v.content_hash,
-        "href": f"/v1/versions/{v.id}",
-    }
+def summary(v: Version) -> VersionSummaryOut:
+    return VersionSummaryOut(
+        version_id=v.id,
+        citation=v.citation,
+        title=v.title,
+        valid_from=v.valid_from,
+        valid_until=v.valid_until,
+        last_day_in_force=v.last_day,
+        provenance=v.provenance.value,
+        period_confidence=v.period_confidence,
+        calculator=v.calculator,
+        source_decree=v.source.decree,
+        version_hash=v.content_hash,
+        href=f"/v1/versions/{v.id}",
+    )
 
 
-def segments(timeline: Timeline) -> list[dict[str, Any]]:
+def segments(timeline: Timeline) -> list[SegmentOut]:
     """Versions and gaps in order; a hole neither covers (before the first version) is « not_on_file »."""
     items: list[tuple[date, date | None, str, str | None, str | None]]
     items = [(v.valid_from, v.valid_until, "version", v.id, None) for v in timeline.versions]
     items += [(g.start, g.end, "gap", None, g.reason) for g in timeline.gaps]
-    out: list[dict[str, Any]] = []
+    out: list[SegmentOut] = []
     for start, end, kind, version_id, reason in sorted(items, key=lambda i: i[0]):
-        previous_end = out[-1]["end"] if out else None
-        if previous_end is not None and previous_end < start.isoformat():
+        previous_end = out[-1].end if out else None
+        if previous_end is not None and previous_end < start:
+            reason_hole = "no version and no declared gap"
             out.append(
-                {
-                    "kind": "not_on_file",
-                    "start": previous_end,
-                    "end": start.isoformat(),
-                    "version_id": None,
-                    "reason": "no version and no declared gap",
-                }
+                SegmentOut(kind="not_on_file", start=previous_end, end=start, version_id=None, reason=reason_hole)
             )
-        out.append(
-            {"kind": kind, "start": start.isoformat(), "end": _iso(end), "version_id": version_id, "reason": reason}
-        )
+        out.append(SegmentOut(kind=kind, start=start, end=end, version_id=version_id, reason=reason))
     return out
 
 
-def gap_document(g: Gap) -> dict[str, Any]:
-    last = date.fromordinal(g.end.toordinal() - 1)
-    return {"start": g.start.isoformat(), "end": g.end.isoformat(), "last_day": last.isoformat(), "reason": g.reason}
+def gap_out(g: Gap) -> GapOut:
+    return GapOut(start=g.start, end=g.end, last_day=date.fromordinal(g.end.toordinal() - 1), reason=g.reason)
 
 
 def no_version_problem(timeline: Timeline, day: date) -> dict[str, Any]:
@@ -147,6 +195,7 @@ def no_version_problem(timeline: Timeline, day: date) -> dict[str, Any]:
     detail = f"no version of the {timeline.scheme.value} amounts on file for {day.isoformat()}"
     if gap is not None:
         detail += f" (declared gap: {gap.reason})"
+    refs = {"before": version_ref(before), "after": version_ref(after)}
     return problem(
         404,
         "No version on file",
@@ -154,10 +203,6 @@ def no_version_problem(timeline: Timeline, day: date) -> dict[str, Any]:
         detail=detail,
         scheme=timeline.scheme.value,
         on=day.isoformat(),
-        declared_gap=gap_document(gap) if gap else None,
-        nearest_versions={"before": version_ref(before), "after": version_ref(after)},
+        declared_gap=as_json(gap_out(gap)) if gap else None,
+        nearest_versions={k: as_json(v) if v else None for k, v in refs.items()},
     )
-
-
-def _iso(day: date | None) -> str | None:
-    return day.isoformat() if day else None

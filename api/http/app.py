@@ -112,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
+        generate_unique_id_function=openapi_docs.operation_id,
         dependencies=[Depends(refuse_duplicate_keys)],
     )
     problems.install(app)

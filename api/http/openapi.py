@@ -7,9 +7,10 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
-from api.http.examples import purchase as examples
+from api.http import examples, glossary
 from api.http.openapi_contract import refine
 from api.http.public import catalogue as public
 from api.purchase.models import CalculationResponse, ResolveResponse
@@ -45,19 +46,50 @@ SUCCESS = {
     "ReplayOut": "Both recomputations, and how each differs from the receipt.",
     "LoadReportOut": "Equal to the current revision: nothing was recorded.",
 }
+EXAMPLES = {  # the example file (api/http/examples/<name>.json) of each model's answer
+    "SchemesOut": "schemes",
+    "TimelineOut": "timeline",
+    "InForceOut": "in_force",
+    "VersionOut": "version",
+    "DiffOut": "diff",
+    "HealthOut": "health",
+    "ReadyOut": "ready",
+    "ResolveResponse": "resolve",
+    "RevisionsOut": "revisions",
+    "ReceiptOut": "receipt",
+    "ReplayOut": "replay",
+    "LoadReportOut": "correction",
+}
 PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
-    401: ("No bearer token, or not the configured one.", "Problem", examples.PROBLEM_401),
+    401: ("No bearer token, or not the configured one.", "Problem", examples.load("problem_401")),
     404: (
         "Unknown version, or no version on file for the date (the problem names the nearest versions); "
         "or known_at before the first load (nothing known then).",
         "NoVersionProblem",
-        examples.PROBLEM_NO_VERSION,
+        examples.load("problem_no_version"),
     ),
-    413: ("The body is larger than 1 MB.", "Problem", examples.PROBLEM_413),
-    415: ("The body is not sent as application/json.", "Problem", examples.PROBLEM_415),
-    422: ("Invalid input: each failing field is named by its path.", "Problem", examples.PROBLEM_422),
-    503: ("The database does not answer, or holds no catalogue yet.", "Problem", examples.PROBLEM_503),
+    413: ("The body is larger than 1 MB.", "Problem", examples.load("problem_413")),
+    415: ("The body is not sent as application/json.", "Problem", examples.load("problem_415")),
+    422: ("Invalid input: each failing field is named by its path.", "Problem", examples.load("problem_422")),
+    503: ("The database does not answer, or holds no catalogue yet.", "Problem", examples.load("problem_503")),
 }
+
+# Readable operation ids (client generators name their methods after them): the route function's name, but
+# where that name says less than the operation.
+RENAMED_OPERATIONS = {
+    "scheme_versions": "list_versions",
+    "diff": "diff_versions",
+    "revisions": "list_revisions",
+    "healthz": "health",
+    "readyz": "ready",
+    "import_case_file": "import_cases",
+}
+
+
+def operation_id(route: APIRoute) -> str:
+    """The operationId of a route: ``calculate``, ``resolve``, ``in_force``, ``list_versions``, …"""
+    return RENAMED_OPERATIONS.get(route.name, route.name)
+
 
 def responses(model: str, *statuses: int, db: bool = True) -> dict[int | str, dict[str, Any]]:
     """The documented answers of a route: its model with an example, and its problem documents."""
@@ -65,13 +97,13 @@ def responses(model: str, *statuses: int, db: bool = True) -> dict[int | str, di
         200: {
             "model": MODELS[model],
             "description": SUCCESS[model],
-            "content": {"application/json": {"example": examples.SUCCESS.get(model, {})}},
+            "content": {"application/json": success_examples(model)},
         }
     }
     for status in (*statuses, *((503,) if db else ())):
         description, schema, example = PROBLEMS[status]
         if status == 404 and model != "InForceOut":
-            schema, example = "Problem", examples.PROBLEM_404
+            schema, example = "Problem", examples.load("problem_404")
         out[status] = {
             "description": description,
             "content": {
@@ -86,11 +118,24 @@ def responses(model: str, *statuses: int, db: bool = True) -> dict[int | str, di
         "content": {
             "application/problem+json": {
                 "schema": {"$ref": "#/components/schemas/Problem"},
-                "example": examples.PROBLEM_500,
+                "example": examples.load("problem_500"),
             }
         },
     }
     return out
+
+
+def success_examples(model: str) -> dict[str, Any]:
+    """``example`` (one generated answer), or ``examples`` for ``calculate`` (one per request example)."""
+    if model != "CalculationResponse":
+        return {"example": examples.load(EXAMPLES[model])}
+    requests = examples.load("requests")
+    return {
+        "examples": {
+            name: {"summary": requests[name]["summary"], "value": examples.load(f"calculate.{name}")}
+            for name in requests
+        }
+    }
 
 
 def receipt_created() -> dict[int | str, dict[str, Any]]:
@@ -102,7 +147,7 @@ def receipt_created() -> dict[int | str, dict[str, Any]]:
                 "X-Vigueur-Receipt": {"description": "The receipt id.", "schema": {"type": "string"}},
                 "Location": {"description": "/v1/receipts/{receipt_id}", "schema": {"type": "string"}},
             },
-            "content": {"application/json": {"example": examples.CALCULATE}},
+            "content": {"application/json": success_examples("CalculationResponse")},
         }
     }
 
@@ -128,7 +173,7 @@ def admin_responses() -> dict[int | str, dict[str, Any]]:
     out = responses("LoadReportOut", 401, 413, 415, 422)
     out[201] = {
         "description": "Recorded: the new revision supersedes the current one (Location: its revisions).",
-        "content": {"application/json": {"example": examples.CORRECTION}},
+        "content": {"application/json": {"example": examples.load("correction")}},
     }
     out[409] = {
         "description": (
@@ -147,7 +192,7 @@ def admin_responses() -> dict[int | str, dict[str, Any]]:
         "content": {
             "application/problem+json": {
                 "schema": {"$ref": "#/components/schemas/Problem"},
-                "example": examples.PROBLEM_WRITES_OFF,
+                "example": examples.load("problem_writes_off"),
             }
         },
     }
@@ -162,7 +207,7 @@ def admin_request_body() -> dict[str, Any]:
             "content": {
                 "application/json": {
                     "schema": {"$ref": "#/components/schemas/AdminVersionIn"},
-                    "example": examples.ADMIN_VERSION_IN,
+                    "example": examples.load("admin_version_in"),
                 }
             },
         },
@@ -181,7 +226,7 @@ def request_body(kind: str) -> dict[str, Any]:
             "content": {
                 "application/json": {
                     "schema": {"$ref": "#/components/schemas/CalculationRequest"},
-                    "examples": examples.REQUESTS,
+                    "examples": examples.load("requests"),
                 }
             },
         }
@@ -207,6 +252,7 @@ def build(app: FastAPI) -> dict[str, Any]:
         components[model.__name__] = found
     components["CalculationRequest"]["allOf"] = DECISIVE_DATE_RULES
     refine(schema, (CalculationRequest, VehicleIn, BuyerIn))
+    glossary.describe(components)
     schema["components"]["securitySchemes"] = {
         "bearer": {
             "type": "http",

@@ -1,5 +1,6 @@
-"""The response contract, as models: they give `vigueur schema` its JSON Schema and the tests a check
-that every answer conforms. Answers are built as plain dicts by :mod:`api.purchase.render`."""
+"""The response contract of `calculate` and `resolve`, as models: :mod:`api.purchase.render` builds them,
+the CLI prints and the API answers their JSON form (:func:`api.output.as_json`), and they give the OpenAPI
+document and `vigueur schema` their JSON Schema. Nothing else builds these answers."""
 
 from __future__ import annotations
 
@@ -117,7 +118,10 @@ class _Resolved(BaseModel):
     valid_until: date | None = Field(description="Exclusive end of the version's period (first day not in force).")
     last_day_in_force: date | None
     decisive_date: date
-    decided_by: Literal["invoice_date", "first_rent_date"]
+    decided_by: Literal["invoice_date", "first_rent_date", "order_date"] = Field(
+        description="The field that gave the decisive date, as the version's text words it (order_date: a lease's "
+        "signature, « prise en location », under décret 2007-1873's initial wording)."
+    )
     transitional_clauses: list[ClauseOut]
     notes: list[str]
     nearest_versions: NearestOut | None

@@ -1,21 +1,38 @@
 """Translate a validated request into the domain, run the resolver and calculators, render the answer.
 
-A translation layer only: every decision is in ``legislation``.
+A translation layer only: every decision is in ``legislation``. Every answer is built as its response model
+(:mod:`api.purchase.models`) and serialised once by :func:`api.output.as_json` / :func:`api.output.dumps`:
+the CLI prints and the API answers the same bytes.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from api.output import as_json
+from api.purchase.models import (
+    CalculationResponse,
+    ClauseOut,
+    ComparedOut,
+    NearestOut,
+    ReadingOut,
+    ResolutionOut,
+    ResolveResponse,
+    SchemeResultOut,
+    SourceOut,
+    StepOut,
+    VersionClauseOut,
+    VersionRefOut,
+)
 from api.purchase.request import CalculationRequest
 from legislation import Buyer, Catalogue, Purchase, Scheme, ScrappedVehicle, Source, Vehicle, Version
 from legislation.award import Award, Step
 from legislation.enums import KeepMode
 from legislation.money import format_euros
 from legislation.resolver import ClauseCheck, Resolution, SchemeResult, calculate, resolve
+from legislation.versions import TransitionalClause
 
 
 def to_purchase(request: CalculationRequest) -> Purchase:
@@ -40,33 +57,44 @@ def request_schemes(request: CalculationRequest) -> tuple[Scheme, ...]:
     return tuple(dict.fromkeys(request.schemes)) if request.schemes else tuple(Scheme)
 
 
-def calculate_document(catalogue: Catalogue, request: CalculationRequest) -> dict[str, Any]:
-    """The JSON document of `calculate`: one entry per scheme and the total."""
+def calculation_response(catalogue: Catalogue, request: CalculationRequest) -> CalculationResponse:
+    """The answer of `calculate`, as its model: one entry per scheme and the total."""
     purchase = to_purchase(request)
     results = [render_result(calculate(catalogue, purchase, scheme)) for scheme in purchase.schemes]
-    return {"results": results, **render_total(results)}
+    return CalculationResponse(results=results, **render_total(results))
 
 
-def render_total(results: list[dict[str, Any]]) -> dict[str, Any]:
+def calculate_document(catalogue: Catalogue, request: CalculationRequest) -> dict[str, Any]:
+    """The JSON document of `calculate`: :func:`calculation_response` in its JSON form."""
+    return as_json(calculation_response(catalogue, request))
+
+
+def render_total(results: list[SchemeResultOut]) -> dict[str, Any]:
     """The sum of the schemes' amounts — null when one of them is not known (never a misleading 0.00), and
     flagged as a lower bound when one of them is."""
-    unknown = [r["scheme"] for r in results if r["amount"] is None]
-    total = sum((Decimal(r["amount"]) for r in results if r["amount"] is not None), Decimal("0"))
+    unknown = [r.scheme for r in results if r.amount is None]
+    total = sum((Decimal(r.amount) for r in results if r.amount is not None), Decimal("0"))
     return {
         "total_amount": None if unknown else format_euros(total),
-        "total_is_lower_bound": not unknown and any(r["amount_is_lower_bound"] for r in results),
+        "total_is_lower_bound": not unknown and any(r.amount_is_lower_bound for r in results),
         "total_unknown_for": unknown,
     }
 
 
-def resolve_document(catalogue: Catalogue, request: CalculationRequest) -> dict[str, Any]:
-    """The JSON document of `resolve`: which version(s) apply, and the clauses examined."""
+def resolve_response(catalogue: Catalogue, request: CalculationRequest) -> ResolveResponse:
+    """The answer of `resolve`, as its model: which version(s) apply, and the clauses examined."""
     purchase = to_purchase(request)
-    return {"results": [render_resolution(catalogue, resolve(catalogue, purchase, s)) for s in purchase.schemes]}
+    return ResolveResponse(
+        results=[render_resolution(catalogue, resolve(catalogue, purchase, s)) for s in purchase.schemes]
+    )
 
 
-def render_resolution(catalogue: Catalogue, resolution: Resolution) -> dict[str, Any]:
-    doc = _resolved(resolution)
+def resolve_document(catalogue: Catalogue, request: CalculationRequest) -> dict[str, Any]:
+    """The JSON document of `resolve`: :func:`resolve_response` in its JSON form."""
+    return as_json(resolve_response(catalogue, request))
+
+
+def render_resolution(catalogue: Catalogue, resolution: Resolution) -> ResolutionOut:
     version = resolution.version
     to_compute: list[str] = []
     warnings: list[str] = []
@@ -87,18 +115,20 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> dict[str,
                     f"transitional clause {check.clause.id} is open and keeps "
                     f"{check.clause.kept_version_label or 'an earlier wording'}, which is not on file"
                 )
-    doc["status"] = "resolved" if version is not None else "no_version_on_file"
-    doc["versions_to_compute"] = to_compute
-    doc["warnings"] = warnings
-    return doc
+    return ResolutionOut(
+        **_resolved(resolution),
+        status="resolved" if version is not None else "no_version_on_file",
+        versions_to_compute=to_compute,
+        warnings=warnings,
+    )
 
 
-def render_result(result: SchemeResult) -> dict[str, Any]:
-    doc = _resolved(result.resolution)
+def render_result(result: SchemeResult) -> SchemeResultOut:
     award = result.award
-    doc.update(
+    return SchemeResultOut(
+        **_resolved(result.resolution),
         status=result.status,
-        amount=format_euros(result.amount) if result.amount is not None else None,
+        amount=_euros(result.amount),
         amount_is_lower_bound=result.amount_is_lower_bound,
         eligible=award.eligible if award else None,
         reason=award.reason if award else None,
@@ -106,18 +136,18 @@ def render_result(result: SchemeResult) -> dict[str, Any]:
         steps=[_step(s) for s in award.steps] if award else [],
         alternatives=[_step(s) for s in award.alternatives] if award else [],
         assumptions=list(award.assumptions) if award else [],
-        readings=[{"id": r.id, "text": r.text} for r in award.readings] if award else [],
+        readings=[ReadingOut(id=r.id, text=r.text) for r in award.readings] if award else [],
         missing_facts=list(award.missing_facts) if award else [],
         compared=[_compared(a) for a in result.compared] if len(result.compared) > 1 else [],
         kept_by=result.kept_by,
-        claim_deadline=_iso(result.claim_deadline),
+        claim_deadline=result.claim_deadline,
         claim_deadline_citation=result.claim_deadline_citation,
         warnings=list(result.warnings),
     )
-    return doc
 
 
 def _resolved(resolution: Resolution) -> dict[str, Any]:
+    """The fields every resolved answer shares (:class:`api.purchase.models.ResolvedOut`)."""
     v = resolution.version
     message = None
     if v is None:
@@ -131,32 +161,28 @@ def _resolved(resolution: Resolution) -> dict[str, Any]:
         "citation": v.citation if v else None,
         "title": v.title if v else None,
         "provenance": v.provenance.value if v else None,
-        "valid_from": _iso(v.valid_from) if v else None,
-        "valid_until": _iso(v.valid_until) if v else None,
-        "last_day_in_force": _iso(v.last_day) if v else None,
-        "decisive_date": resolution.decisive_date.isoformat(),
+        "valid_from": v.valid_from if v else None,
+        "valid_until": v.valid_until if v else None,
+        "last_day_in_force": v.last_day if v else None,
+        "decisive_date": resolution.decisive_date,
         "decided_by": resolution.decided_by,
         "transitional_clauses": [render_clause(c) for c in resolution.clauses],
         "notes": list(resolution.notes),
         "nearest_versions": None
         if v
-        else {
-            "before": version_ref(resolution.nearest_before),
-            "after": version_ref(resolution.nearest_after),
-        },
+        else NearestOut(before=version_ref(resolution.nearest_before), after=version_ref(resolution.nearest_after)),
         "message": message,
     }
 
 
-def render_clause(check: ClauseCheck) -> dict[str, Any]:
-    c = check.clause
+def _clause_fields(c: TransitionalClause) -> dict[str, Any]:
     return {
         "id": c.id,
         "paragraph": c.paragraph,
         "keeps": c.keeps.value,
         "order_test": c.order_test.value,
-        "order_limit": c.order_limit.isoformat(),
-        "decisive_on_or_before": c.decisive_on_or_before.isoformat(),
+        "order_limit": c.order_limit,
+        "decisive_on_or_before": c.decisive_on_or_before,
         "deadline_basis": c.deadline_basis.value,
         "deadline_reading": c.deadline_reading,
         "wording": c.wording,
@@ -164,84 +190,51 @@ def render_clause(check: ClauseCheck) -> dict[str, Any]:
         "kept_version_label": c.kept_version_label,
         "new_vehicles_only": c.new_vehicles_only,
         "source": render_source(c.source) if c.source else None,
-        "rules_date": _iso(c.rules_date),
+        "rules_date": c.rules_date,
         "yearly": c.yearly,
-        "open": check.open,
-        "test": check.test,
-        "missing_fact": check.missing_fact,
     }
 
 
-def render_source(source: Source) -> dict[str, Any]:
-    return {k: (_iso(v) if isinstance(v, date) else v) for k, v in asdict(source).items()}
+def render_clause(check: ClauseCheck) -> ClauseOut:
+    """A transitional clause examined for one purchase, with the test it passed or failed."""
+    return ClauseOut(
+        **_clause_fields(check.clause), open=check.open, test=check.test, missing_fact=check.missing_fact
+    )
 
 
-def version_ref(version: Version | None) -> dict[str, Any] | None:
+def render_version_clause(clause: TransitionalClause) -> VersionClauseOut:
+    """A transitional clause as the catalogue holds it."""
+    return VersionClauseOut(**_clause_fields(clause))
+
+
+def render_source(source: Source) -> SourceOut:
+    return SourceOut(**asdict(source))
+
+
+def version_ref(version: Version | None) -> VersionRefOut | None:
     if version is None:
         return None
-    return {
-        "version_id": version.id,
-        "citation": version.citation,
-        "valid_from": version.valid_from.isoformat(),
-        "valid_until": _iso(version.valid_until),
-    }
+    return VersionRefOut(
+        version_id=version.id,
+        citation=version.citation,
+        valid_from=version.valid_from,
+        valid_until=version.valid_until,
+    )
 
 
-def render_version(version: Version, with_text: bool = True) -> dict[str, Any]:
-    """A version's metadata (and verbatim text): what `vigueur show` and `GET /v1/versions/{id}` answer."""
-    doc: dict[str, Any] = {
-        "version_id": version.id,
-        "scheme": version.scheme.value if version.scheme else None,
-        "role": version.role.value,
-        "article": version.article,
-        "citation": version.citation,
-        "title": version.title,
-        "valid_from": version.valid_from.isoformat(),
-        "valid_until": _iso(version.valid_until),
-        "last_day_in_force": _iso(version.last_day),
-        "provenance": version.provenance.value,
-        "period_confidence": version.period_confidence,
-        "source": render_source(version.source),
-        "calculator": version.calculator,
-        "relies_on": list(version.relies_on),
-        "parameters": {
-            n: {"value": str(p.value), "paragraph": p.paragraph, "quote": p.quote}
-            for n, p in version.parameters.items()
-        },
-        "transitional_clauses": [
-            render_clause(ClauseCheck(clause=c, version_id=version.id, open=None, test=""))
-            for c in version.transitional
-        ],
-        "claim_deadline_months": version.claim_deadline_months,
-        "decisive_event": version.decisive_event.value,
-        "notes": version.notes.strip(),
-        "version_hash": version.content_hash,
-    }
-    for clause in doc["transitional_clauses"]:
-        for key in ("open", "test", "missing_fact"):
-            clause.pop(key)
-    if with_text:
-        doc["text"] = version.text
-    return doc
+def _step(step: Step) -> StepOut:
+    return StepOut(citation=step.citation, text=step.text, amount=_euros(step.amount))
 
 
-def _step(step: Step) -> dict[str, Any]:
-    return {
-        "citation": step.citation,
-        "text": step.text,
-        "amount": format_euros(step.amount) if step.amount is not None else None,
-    }
+def _compared(award: Award) -> ComparedOut:
+    return ComparedOut(
+        version_id=award.version_id,
+        amount=_euros(award.amount),
+        eligible=award.eligible,
+        paragraph=award.paragraph,
+        reason=award.reason,
+    )
 
 
-def _compared(award: Award) -> dict[str, Any]:
-    return {
-        "version_id": award.version_id,
-        "amount": format_euros(award.amount) if award.amount is not None else None,
-        "eligible": award.eligible,
-        "paragraph": award.paragraph,
-        "reason": award.reason,
-    }
-
-
-def _iso(day: date | None) -> str | None:
-    return day.isoformat() if day else None
+def _euros(amount: Decimal | None) -> str | None:
+    return format_euros(amount) if amount is not None else None

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.http.examples import purchase as examples
+from api.http import examples
 
 _CLOSED = ConfigDict(extra="forbid")
 
@@ -427,6 +427,6 @@ PROBLEM_EXAMPLES = (
     PROBLEM_STORED_CASE_INVALID,
     PROBLEM_BATCH_TOO_MANY_ROWS,
     PROBLEM_BATCH_415,
-    examples.PROBLEM_422,
-    examples.PROBLEM_503,
+    examples.load("problem_422"),
+    examples.load("problem_503"),
 )

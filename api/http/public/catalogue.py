@@ -11,8 +11,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.http.examples import purchase as examples
-from api.purchase.models import SourceOut, VersionClauseOut, VersionRefOut
+from api.catalogue.models import (  # noqa: F401 - re-exported: the public contract in one place
+    CoverageOut,
+    FactsOut,
+    GapOut,
+    InForceOut,
+    ParameterOut,
+    SchemeOut,
+    SchemesOut,
+    SegmentOut,
+    TimelineOut,
+    VersionOut,
+    VersionSummaryOut,
+)
+from api.http import examples
+from api.purchase.models import VersionRefOut
 
 _CLOSED = ConfigDict(extra="forbid")
 SchemeName = Literal["bonus", "conversion_premium"]
@@ -33,7 +46,7 @@ class FieldError(BaseModel):
 class Problem(BaseModel):
     """An RFC 9457 problem document (``application/problem+json``)."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [examples.PROBLEM_422]})
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [examples.load("problem_422")]})
     type: str = Field(
         description="A URI naming the kind of problem; « about:blank » when the status says it all."
     )
@@ -49,153 +62,25 @@ class NearestVersionsOut(BaseModel):
     after: VersionRefOut | None
 
 
-class GapOut(BaseModel):
-    model_config = _CLOSED
-    start: date = Field(description="First day with no version on file.")
-    end: date = Field(description="First day covered again (exclusive end).")
-    last_day: date
-    reason: str
-
 
 class NoVersionProblem(Problem):
     """404 of ``in-force``: no version of the scheme's amounts on file for the date."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [examples.PROBLEM_NO_VERSION]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [examples.load("problem_no_version")]})
     scheme: SchemeName
     on: date
     declared_gap: GapOut | None = Field(description="The declared gap the date falls in, with its reason.")
     nearest_versions: NearestVersionsOut
 
 
-class CoverageOut(BaseModel):
-    model_config = _CLOSED
-    first_day: date | None = Field(description="First day of the earliest version on file.")
-    last_day: date | None = Field(description="Last day of the latest version; null when it is still open.")
-    open_ended: bool = Field(
-        description="True when the latest version has no end (still in force or end unknown)."
-    )
-    versions: int
 
 
-class SchemeOut(BaseModel):
-    model_config = _CLOSED
-    scheme: SchemeName
-    name: str = Field(description="The French name of the aid.")
-    coverage: CoverageOut
-    gaps: list[GapOut] = Field(
-        description="Declared periods with no version on file (answered as such, never bridged)."
-    )
-    links: dict[str, str]
 
 
-class SchemesOut(BaseModel):
-    model_config = _example(examples.SCHEMES)
-    schemes: list[SchemeOut]
 
 
-class VersionSummaryOut(BaseModel):
-    model_config = _CLOSED
-    version_id: str
-    citation: str
-    title: str
-    valid_from: date
-    valid_until: date | None = Field(
-        description="Exclusive end: the first day no longer in force; null = open."
-    )
-    last_day_in_force: date | None
-    provenance: Literal["official", "seed", "derived", "secondary"]
-    period_confidence: str
-    calculator: str | None
-    source_decree: str
-    version_hash: str
-    href: str
 
 
-class SegmentOut(BaseModel):
-    model_config = _CLOSED
-    kind: Literal["version", "gap", "not_on_file"]
-    start: date
-    end: date | None
-    version_id: str | None
-    reason: str | None
-
-
-class TimelineOut(BaseModel):
-    model_config = _example(examples.TIMELINE)
-    scheme: SchemeName
-    name: str
-    coverage: CoverageOut
-    versions: list[VersionSummaryOut]
-    gaps: list[GapOut]
-    timeline: list[SegmentOut] = Field(
-        description="Versions and declared gaps in date order, from the first day on file."
-    )
-
-
-class ParameterOut(BaseModel):
-    model_config = _CLOSED
-    value: str = Field(description="A decimal written as a string (euros, rate, g/km…).")
-    paragraph: str
-    quote: str = Field(description="The words of the text that fix it (verbatim).")
-
-
-class FactsOut(BaseModel):
-    model_config = _CLOSED
-    resolution: list[str] = Field(
-        description=(
-            "Request fields the resolver reads: acquisition, invoice_date (a purchase) or first_rent_date "
-            "(a lease); "
-            "order_date when the version has transitional clauses."
-        )
-    )
-    calculator: list[str] = Field(
-        description=(
-            "Request fields this version's calculator may read, depending on the vehicle and the paragraph "
-            "that applies."
-        )
-    )
-
-
-class VersionOut(BaseModel):
-    model_config = _example(examples.VERSION)
-    version_id: str
-    scheme: SchemeName | None
-    role: Literal["amounts", "conditions", "management", "transitional"]
-    article: str
-    citation: str
-    title: str
-    valid_from: date
-    valid_until: date | None
-    last_day_in_force: date | None
-    provenance: Literal["official", "seed", "derived", "secondary"]
-    period_confidence: str
-    source: SourceOut
-    calculator: str | None
-    relies_on: list[str]
-    parameters: dict[str, ParameterOut]
-    transitional_clauses: list[VersionClauseOut]
-    claim_deadline_months: int | None
-    decisive_event: Literal["invoice_or_first_rent", "invoice", "acquisition_or_lease_signature"] = Field(
-        default="invoice_or_first_rent",
-        description="Which date picks this version, as its text words it: the invoice or a lease's first rent; the "
-        "invoice, for a lease too; or the acquisition (invoice) or a lease's signature (order_date).",
-    )
-    notes: str
-    version_hash: str = Field(
-        description="sha256 of the RFC 8785 canonical JSON of the documented fields and text_sha256 "
-        "(README, « Auditable hashes »)."
-    )
-    text_hash: str = Field(description="sha256 of text.txt's bytes: `sha256sum versions/<id>/text.txt`.")
-    text: str = Field(description="The verbatim wording of the version.")
-    facts: FactsOut
-
-
-class InForceOut(BaseModel):
-    model_config = _example(examples.IN_FORCE)
-    scheme: SchemeName
-    on: date
-    on_is_today: bool = Field(description="True when no date was given: today in Europe/Paris.")
-    version: VersionOut
 
 
 class DiffRefOut(VersionRefOut):
@@ -237,7 +122,7 @@ class MetadataChangeOut(BaseModel):
 
 
 class DiffOut(BaseModel):
-    model_config = _example(examples.DIFF)
+    model_config = _example(examples.load("diff"))
     article: str
     citation: str
     from_: DiffRefOut = Field(alias="from")
@@ -266,7 +151,7 @@ class LoadedOut(BaseModel):
 
 
 class ReadyOut(BaseModel):
-    model_config = _example(examples.READY)
+    model_config = _example(examples.load("ready"))
     status: Literal["ready"]
     database: str = Field(description="The database backend: sqlite or postgresql.")
     catalogue: LoadedOut
@@ -316,7 +201,7 @@ class RevisionOut(BaseModel):
 
 
 class RevisionsOut(BaseModel):
-    model_config = _example(examples.REVISIONS)
+    model_config = _example(examples.load("revisions"))
     version_id: str
     known_at: datetime | None = Field(description="The knowledge instant asked; null: the latest knowledge.")
     revisions: list[RevisionOut] = Field(description="Oldest first.")
@@ -342,7 +227,7 @@ class UsedRevisionOut(BaseModel):
 
 
 class ReceiptOut(BaseModel):
-    model_config = _example(examples.RECEIPT)
+    model_config = _example(examples.load("receipt"))
     receipt_id: str
     created_at: datetime
     known_at: datetime = Field(
@@ -390,7 +275,7 @@ class ReplayReceiptOut(BaseModel):
 
 
 class ReplayOut(BaseModel):
-    model_config = _example(examples.REPLAY)
+    model_config = _example(examples.load("replay"))
     receipt_id: str
     replayed_at: datetime
     receipt: ReplayReceiptOut
@@ -408,7 +293,7 @@ class AdminVersionIn(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        json_schema_extra={"examples": [examples.ADMIN_VERSION_IN]},
+        json_schema_extra={"examples": [examples.load("admin_version_in")]},
     )
     version_toml: str = Field(
         min_length=1,
@@ -442,7 +327,7 @@ class VersionChangeOut(BaseModel):
 
 
 class LoadReportOut(BaseModel):
-    model_config = _example(examples.CORRECTION)
+    model_config = _example(examples.load("correction"))
     origin: str
     changed: bool
     load_id: int | None

@@ -23,8 +23,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
 from api.batch.blocks import run_jsonl_chunk
+from api.http import examples
 from api.http.deps import CatalogueDep
-from api.http.examples import purchase as examples
 from api.http.problems import ProblemError, problem_type
 from api.http.public import cases as docs
 from legislation import Catalogue
@@ -200,7 +200,7 @@ BODY_DESCRIPTION = (
             "content": {
                 "application/problem+json": {
                     "schema": {"$ref": "#/components/schemas/Problem"},
-                    "example": examples.PROBLEM_503,
+                    "example": examples.load("problem_503"),
                 }
             },
         },
@@ -209,7 +209,7 @@ BODY_DESCRIPTION = (
             "content": {
                 "application/problem+json": {
                     "schema": {"$ref": "#/components/schemas/Problem"},
-                    "example": examples.PROBLEM_500,
+                    "example": examples.load("problem_500"),
                 }
             },
         },

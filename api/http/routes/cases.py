@@ -25,9 +25,9 @@ from api.cases.store import (
     run_report,
     select_rows,
 )
+from api.http import examples
 from api.http.auth import AdminDep
 from api.http.deps import CatalogueDep, SessionDep
-from api.http.examples import purchase as examples
 from api.http.problems import ProblemError, problem_type
 from api.http.public import cases as docs
 from api.purchase.request import json_response
@@ -60,10 +60,10 @@ def success(model: type[BaseModel], description: str, example: dict[str, Any]) -
 
 
 COMMON: dict[int | str, dict[str, Any]] = {
-    503: problem_answer("The database does not answer, or holds no catalogue yet.", examples.PROBLEM_503),
-    500: problem_answer("A bug of vigueur (never caused by the request); logged.", examples.PROBLEM_500),
+    503: problem_answer("The database does not answer, or holds no catalogue yet.", examples.load("problem_503")),
+    500: problem_answer("A bug of vigueur (never caused by the request); logged.", examples.load("problem_500")),
 }
-INVALID_QUERY = problem_answer("A query parameter is invalid (named by « field »).", examples.PROBLEM_422)
+INVALID_QUERY = problem_answer("A query parameter is invalid (named by « field »).", examples.load("problem_422"))
 
 
 _json = json_response
@@ -182,8 +182,8 @@ def _too_large() -> ProblemError:
         401: problem_answer("No bearer token, or not the admin token.", docs.PROBLEM_401),
         404: problem_answer("Write endpoints are off: VIGUEUR_ADMIN_TOKEN is not configured.", docs.PROBLEM_WRITES_OFF),
         409: problem_answer("Another import wrote the same cases at the same time; retry.", docs.PROBLEM_CONFLICT),
-        413: problem_answer(f"The body is larger than {MAX_CASE_FILE_BYTES} bytes.", examples.PROBLEM_413),
-        415: problem_answer("The body is not sent as YAML or JSON.", examples.PROBLEM_415),
+        413: problem_answer(f"The body is larger than {MAX_CASE_FILE_BYTES} bytes.", examples.load("problem_413")),
+        415: problem_answer("The body is not sent as YAML or JSON.", examples.load("problem_415")),
         422: problem_answer(
             "The case file is invalid (the problem names the case and the field); nothing was written.",
             docs.PROBLEM_INVALID_CASE_FILE,
@@ -270,7 +270,7 @@ def import_case_file(
             "A stored case is refused by the parser of this release: import its case file again.",
             docs.PROBLEM_STORED_CASE_INVALID,
         ),
-        422: problem_answer("The filters are invalid (named by « field »).", examples.PROBLEM_422),
+        422: problem_answer("The filters are invalid (named by « field »).", examples.load("problem_422")),
         **COMMON,
     },
 )

@@ -7,8 +7,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.http.examples import purchase as examples
-from api.http.openapi import MODELS
+from api.http import examples
+from api.http.openapi import EXAMPLES, MODELS
 from api.http.public import catalogue as public
 from api.purchase.request import parse_request
 
@@ -53,7 +53,7 @@ def test_every_answer_of_every_endpoint_has_an_example(client: TestClient) -> No
             assert operation.get("summary") and operation.get("description"), (path, method)
             for status, answer in operation["responses"].items():
                 contents = answer["content"]
-                assert all("example" in c for c in contents.values()), (path, method, status)
+                assert all("example" in c or c.get("examples") for c in contents.values()), (path, method, status)
                 if status.startswith(("4", "5")):
                     assert list(contents) == ["application/problem+json"], (path, method, status)
 
@@ -82,30 +82,26 @@ def test_the_request_body_is_the_cli_contract_with_valid_examples(client: TestCl
         body = spec(client)["paths"][path]["post"]["requestBody"]
         content = body["content"]["application/json"]
         assert body["required"] and content["schema"] == {"$ref": "#/components/schemas/CalculationRequest"}
-        assert set(content["examples"]) == set(examples.REQUESTS)
-    for example in examples.REQUESTS.values():
+        assert set(content["examples"]) == set(examples.load("requests"))
+    for example in examples.load("requests").values():
         parse_request(json.dumps(example["value"]))
 
 
 def test_the_request_examples_compute(client: TestClient) -> None:
-    for name, example in examples.REQUESTS.items():
+    for name, example in examples.load("requests").items():
         response = client.post("/v1/calculate", json=example["value"])
         assert response.status_code == 200, (name, response.text)
 
 
 def test_the_examples_match_their_models() -> None:
     for name, model in MODELS.items():
-        model.model_validate(examples.SUCCESS[name])
-    for problem in (
-        examples.PROBLEM_404,
-        examples.PROBLEM_413,
-        examples.PROBLEM_415,
-        examples.PROBLEM_422,
-        examples.PROBLEM_500,
-        examples.PROBLEM_503,
-    ):
-        public.Problem.model_validate(problem)
-    public.NoVersionProblem.model_validate(examples.PROBLEM_NO_VERSION)
+        for example in [examples.load(EXAMPLES[name])] if name in EXAMPLES else []:
+            model.model_validate(example)
+    for name in examples.names("calculate."):
+        MODELS["CalculationResponse"].model_validate(examples.load(name))
+    for name in examples.names("problem_"):
+        public.Problem.model_validate(examples.load(name))
+    public.NoVersionProblem.model_validate(examples.load("problem_no_version"))
 
 
 def test_docs_pages_load_their_assets_from_the_server_not_a_cdn(client: TestClient) -> None:
@@ -126,3 +122,66 @@ def test_docs_pages_load_their_assets_from_the_server_not_a_cdn(client: TestClie
 def test_the_root_leads_to_the_docs(client: TestClient) -> None:
     response = client.get("/", follow_redirects=False)
     assert response.status_code in (302, 307) and response.headers["location"] == "/docs"
+
+
+OPERATION_IDS = {
+    ("/v1/schemes", "get"): "list_schemes",
+    ("/v1/schemes/{scheme}/versions", "get"): "list_versions",
+    ("/v1/schemes/{scheme}/in-force", "get"): "in_force",
+    ("/v1/versions/{version_id}", "get"): "get_version",
+    ("/v1/versions/{a}/diff/{b}", "get"): "diff_versions",
+    ("/v1/resolve", "post"): "resolve",
+    ("/v1/calculate", "post"): "calculate",
+    ("/healthz", "get"): "health",
+    ("/readyz", "get"): "ready",
+    ("/v1/versions/{version_id}/revisions", "get"): "list_revisions",
+    ("/v1/receipts/{receipt_id}", "get"): "get_receipt",
+    ("/v1/receipts/{receipt_id}/replay", "post"): "replay_receipt",
+    ("/v1/admin/versions", "post"): "record_version",
+    ("/v1/cases", "get"): "list_cases",
+    ("/v1/cases/{case_id}", "get"): "get_case",
+    ("/v1/cases/import", "post"): "import_cases",
+    ("/v1/cases/run", "post"): "run_cases",
+    ("/v1/calculate/batch", "post"): "calculate_batch",
+}
+
+
+def test_operation_ids_are_readable(client: TestClient) -> None:
+    found = {(p, m): op["operationId"] for p, ops in spec(client)["paths"].items() for m, op in ops.items()}
+    assert found == OPERATION_IDS
+
+
+def _response_models(document: dict[str, Any]) -> set[str]:
+    """Every schema reachable from a documented answer (responses, not request bodies)."""
+    schemas = document["components"]["schemas"]
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if ref is not None and ref.rsplit("/", 1)[1] not in found:
+                found.add(ref.rsplit("/", 1)[1])
+                walk(schemas[ref.rsplit("/", 1)[1]])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            walk(operation["responses"])
+    return found
+
+
+def test_every_property_of_every_response_model_is_described(client: TestClient) -> None:
+    document = spec(client)
+    models = _response_models(document)
+    assert {"CalculationResponse", "SchemeResultOut", "VersionOut", "ReceiptOut", "Problem"} <= models
+    undescribed = [
+        f"{name}.{prop}"
+        for name in sorted(models)
+        for prop, definition in document["components"]["schemas"][name].get("properties", {}).items()
+        if not definition.get("description")
+    ]
+    assert not undescribed, f"describe them (Field(description=…) or api/http/glossary.py): {undescribed}"

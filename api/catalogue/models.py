@@ -1,0 +1,154 @@
+"""The catalogue's documents as models — the one rendering of `vigueur versions|show` and of
+``GET /v1/schemes…``, ``/v1/versions/{id}``: :mod:`api.catalogue.documents` builds them, the CLI prints and
+the API answers their JSON form (:func:`api.output.as_json`)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.purchase.models import SourceOut, VersionClauseOut
+
+_CLOSED = ConfigDict(extra="forbid")
+SchemeName = Literal["bonus", "conversion_premium"]
+
+
+class GapOut(BaseModel):
+    model_config = _CLOSED
+    start: date = Field(description="First day with no version on file.")
+    end: date = Field(description="First day covered again (exclusive end).")
+    last_day: date
+    reason: str
+
+
+class CoverageOut(BaseModel):
+    model_config = _CLOSED
+    first_day: date | None = Field(description="First day of the earliest version on file.")
+    last_day: date | None = Field(description="Last day of the latest version; null when it is still open.")
+    open_ended: bool = Field(
+        description="True when the latest version has no end (still in force or end unknown)."
+    )
+    versions: int
+
+
+class SchemeOut(BaseModel):
+    model_config = _CLOSED
+    scheme: SchemeName
+    name: str = Field(description="The French name of the aid.")
+    coverage: CoverageOut
+    gaps: list[GapOut] = Field(
+        description="Declared periods with no version on file (answered as such, never bridged)."
+    )
+    links: dict[str, str]
+
+
+class SchemesOut(BaseModel):
+    model_config = _CLOSED
+    schemes: list[SchemeOut]
+
+
+class VersionSummaryOut(BaseModel):
+    model_config = _CLOSED
+    version_id: str
+    citation: str
+    title: str
+    valid_from: date
+    valid_until: date | None = Field(
+        description="Exclusive end: the first day no longer in force; null = open."
+    )
+    last_day_in_force: date | None
+    provenance: Literal["official", "seed", "derived", "secondary"]
+    period_confidence: str
+    calculator: str | None
+    source_decree: str
+    version_hash: str
+    href: str
+
+
+class SegmentOut(BaseModel):
+    model_config = _CLOSED
+    kind: Literal["version", "gap", "not_on_file"]
+    start: date
+    end: date | None
+    version_id: str | None
+    reason: str | None
+
+
+class TimelineOut(BaseModel):
+    model_config = _CLOSED
+    scheme: SchemeName
+    name: str
+    coverage: CoverageOut
+    versions: list[VersionSummaryOut]
+    gaps: list[GapOut]
+    timeline: list[SegmentOut] = Field(
+        description="Versions and declared gaps in date order, from the first day on file."
+    )
+
+
+class ParameterOut(BaseModel):
+    model_config = _CLOSED
+    value: str = Field(description="A decimal written as a string (euros, rate, g/km…).")
+    paragraph: str
+    quote: str = Field(description="The words of the text that fix it (verbatim).")
+
+
+class FactsOut(BaseModel):
+    model_config = _CLOSED
+    resolution: list[str] = Field(
+        description=(
+            "Request fields the resolver reads: acquisition, invoice_date (a purchase) or first_rent_date "
+            "(a lease); "
+            "order_date when the version has transitional clauses."
+        )
+    )
+    calculator: list[str] = Field(
+        description=(
+            "Request fields this version's calculator may read, depending on the vehicle and the paragraph "
+            "that applies."
+        )
+    )
+
+
+class VersionOut(BaseModel):
+    model_config = _CLOSED
+    version_id: str
+    scheme: SchemeName | None
+    role: Literal["amounts", "conditions", "management", "transitional"]
+    article: str
+    citation: str
+    title: str
+    valid_from: date
+    valid_until: date | None
+    last_day_in_force: date | None
+    provenance: Literal["official", "seed", "derived", "secondary"]
+    period_confidence: str
+    source: SourceOut
+    calculator: str | None
+    relies_on: list[str]
+    parameters: dict[str, ParameterOut]
+    transitional_clauses: list[VersionClauseOut]
+    claim_deadline_months: int | None
+    decisive_event: Literal["invoice_or_first_rent", "invoice", "acquisition_or_lease_signature"] = Field(
+        default="invoice_or_first_rent",
+        description="Which date picks this version, as its text words it: the invoice or a lease's first rent; the "
+        "invoice, for a lease too; or the acquisition (invoice) or a lease's signature (order_date).",
+    )
+    notes: str
+    version_hash: str = Field(
+        description="sha256 of the RFC 8785 canonical JSON of the documented fields and text_sha256 "
+        "(README, « Auditable hashes »)."
+    )
+    text_hash: str = Field(description="sha256 of text.txt's bytes: `sha256sum versions/<id>/text.txt`.")
+    text: str = Field(description="The verbatim wording of the version.")
+    facts: FactsOut
+
+
+class InForceOut(BaseModel):
+    model_config = _CLOSED
+    scheme: SchemeName
+    on: date
+    on_is_today: bool = Field(description="True when no date was given: today in Europe/Paris.")
+    version: VersionOut
