@@ -24,6 +24,9 @@ from api.catalogue import tables  # noqa: F401 - registers the table models on S
 
 CONNECT_TIMEOUT_SECONDS = 3
 SQLITE_BUSY_SECONDS = 60  # how long a SQLite writer waits for another one (a load) before giving up
+# A pool as large as AnyIO's 40 threads (issue 10): a thread never waits for a connection another request's
+# thread could not give back; and a wait that happens anyway ends in a 503 within POOL_TIMEOUT_SECONDS.
+POOL_SIZE, POOL_OVERFLOW, POOL_TIMEOUT_SECONDS = 10, 30, 10
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"  # api/migrations
 
 
@@ -34,13 +37,21 @@ def make_engine(url: str, **options: Any) -> Engine:
         connect_args: dict[str, Any] = {"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS}
         if sa.engine.make_url(url).database in (None, "", ":memory:"):
             options.setdefault("poolclass", StaticPool)  # one in-memory database shared by every session
+        else:
+            options = _pool(options)
         engine = create_engine(url, connect_args=connect_args, **options)
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     if backend == "postgresql":
         connect_args = {"connect_timeout": CONNECT_TIMEOUT_SECONDS, **options.pop("connect_args", {})}
-        return create_engine(url, connect_args=connect_args, pool_pre_ping=True, **options)
+        return create_engine(url, connect_args=connect_args, pool_pre_ping=True, **_pool(options))
     return create_engine(url, pool_pre_ping=True, **options)
+
+
+def _pool(options: dict[str, Any]) -> dict[str, Any]:
+    if "poolclass" in options:
+        return options
+    return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT_SECONDS} | options
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

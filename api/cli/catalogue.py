@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 # `vigueur` starts: `vigueur batch` and `vigueur calculate` never touch a database.
 
 WORKER_START_SECONDS = 60
+GRACEFUL_SHUTDOWN_SECONDS = 10
+HEADER_TIMEOUT_SECONDS = 10.0  # api/http/server.py's default, repeated here so that `vigueur --help` imports no uvicorn
 
 VersionsDir = Annotated[
     Path | None,
@@ -163,6 +165,12 @@ def serve(
     versions_dir: VersionsDir = None,
     database_url: DatabaseUrl = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    graceful_timeout: Annotated[
+        int, typer.Option(help="On SIGTERM: seconds given to the requests in flight before they are cut.", min=1)
+    ] = GRACEFUL_SHUTDOWN_SECONDS,
+    header_timeout: Annotated[
+        float, typer.Option(help="Seconds a client has to send a request's headers.", min=0.1)
+    ] = HEADER_TIMEOUT_SECONDS,
 ) -> None:
     """Serve the HTTP API with uvicorn; an empty database is first filled from versions/. Docs at /docs."""
     import uvicorn
@@ -170,13 +178,14 @@ def serve(
 
     from api.catalogue.db import make_engine
     from api.catalogue.store import ensure_loaded
-    from api.http.server import NoDelayHTTPProtocol
+    from api.http.server import HEADER_TIMEOUT_ENV, NoDelayHTTPProtocol
 
     settings = _settings(database_url, versions_dir)
     for name in DATABASE_URL_VARIABLES:  # the workers read their settings from the environment
         os.environ[name] = settings.database_url
     if settings.versions_dir is not None:
         os.environ["VIGUEUR_VERSIONS_DIR"] = str(settings.versions_dir)
+    os.environ[HEADER_TIMEOUT_ENV] = str(header_timeout)
     where = redact_database_url(settings.database_url)
     engine = make_engine(settings.database_url)
     try:
@@ -204,6 +213,8 @@ def serve(
         log_level=log_level,
         timeout_worker_healthcheck=WORKER_START_SECONDS,
         http=NoDelayHTTPProtocol,
+        # Issue 10: SIGTERM on a saturated server took minutes; in-flight requests get this long, then go.
+        timeout_graceful_shutdown=graceful_timeout,
     )
 
 

@@ -21,10 +21,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
-from api.catalogue import store
+from api.catalogue import live, store
 from api.catalogue.db import make_engine
+from api.http import admission, probes, problems, worker
 from api.http import openapi as openapi_docs
-from api.http import problems
 from api.http.cors import ConfiguredCORS
 from api.http.routes import audit as audit_routes
 from api.http.routes import batch as batch_routes
@@ -76,10 +76,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         current = settings or get_settings()
+        worker.exit_with_parent()
         create_data_dir(current.database_url)
         provenance(current.versions_dir)  # git is asked once, at start-up, not while answering a receipt
         engine = make_engine(current.database_url)
         app.state.engine = engine
+        app.state.live = live.LiveCatalogue(check_seconds=live.CHECK_SECONDS)
         try:
             report = store.ensure_loaded(engine, current.versions_dir)
             if report is not None:
@@ -116,7 +118,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dependencies=[Depends(refuse_duplicate_keys)],
     )
     problems.install(app)
-    app.add_middleware(ConfiguredCORS, settings=settings)
+    probes.install(app)
+    app.add_middleware(admission.Admission)  # the probes never wait behind computing requests (issue 10)
+    app.state.live = live.LiveCatalogue()  # without the lifespan (tests): checked on every request
+    app.add_middleware(ConfiguredCORS, settings=settings)  # outermost: a preflight is never held
     app.include_router(purchase_routes.router)
     app.include_router(audit_routes.router)
     app.include_router(case_routes.router)

@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
 from typing import Annotated
 from zoneinfo import ZoneInfo
 
 from fastapi import Depends, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from api.catalogue import store
+from api.catalogue import live, store
 from api.http.problems import ProblemError
 from api.settings import MAX_BODY_BYTES, TIMEZONE
 from legislation import Catalogue
@@ -28,9 +29,13 @@ def get_engine(request: Request) -> Engine:
     return engine
 
 
-def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterator[Session]:
-    with Session(engine) as session:
+async def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> AsyncIterator[Session]:
+    """A session per request; made and closed without a thread of the request pool (see api/catalogue/live.py)."""
+    session = Session(engine)
+    try:
         yield session
+    finally:
+        await live.close_session(session)
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
@@ -97,17 +102,27 @@ def get_known_at(
 KnownAtDep = Annotated[datetime | None, Depends(get_known_at)]
 
 
-def get_known(session: SessionDep, known_at: KnownAtDep) -> store.KnownCatalogue:
-    """The catalogue as known at ``known_at`` (default: the latest knowledge), with the load behind it."""
-    return store.read_known(session, known_at)
+def get_live(request: Request) -> live.LiveCatalogue:
+    latest: live.LiveCatalogue = request.app.state.live
+    return latest
+
+
+LiveDep = Annotated[live.LiveCatalogue, Depends(get_live)]
+
+
+async def get_known(session: SessionDep, known_at: KnownAtDep, latest: LiveDep) -> store.KnownCatalogue:
+    """The catalogue as known at ``known_at`` (default: the latest knowledge, from memory), with its load."""
+    if known_at is None:
+        return await latest.latest(session)
+    return await run_in_threadpool(live.read_known_at, session, known_at)
 
 
 KnownDep = Annotated[store.KnownCatalogue, Depends(get_known)]
 
 
-def get_catalogue(session: SessionDep) -> Catalogue:
-    """The latest catalogue (no ``known_at``: the operations probes)."""
-    return store.read_catalogue(session)
+async def get_catalogue(session: SessionDep, latest: LiveDep) -> Catalogue:
+    """The latest catalogue (no ``known_at``), from memory."""
+    return (await latest.latest(session)).catalogue
 
 
 CatalogueDep = Annotated[Catalogue, Depends(get_catalogue)]

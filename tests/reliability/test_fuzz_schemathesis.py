@@ -28,6 +28,7 @@ from api.http.app import create_app
 from api.http.auth import ADMIN_TOKEN_ENV
 from api.http.deps import get_session
 from api.http.receipts_token import RECEIPTS_TOKEN_ENV
+from api.settings import Settings
 from tests.api.support import build_tree, sqlite_engine
 
 EXAMPLES = int(os.environ.get("VIGUEUR_FUZZ_EXAMPLES", "120"))
@@ -64,7 +65,9 @@ def _session() -> Iterator[Session]:
         yield session
 
 
-APP = create_app()
+# schemathesis starts the application's lifespan when it loads the schema (at collection, before any fixture):
+# it gets a database of its own, never the user's default one (the routes use the override below).
+APP = create_app(Settings(database_url="sqlite://"))
 APP.dependency_overrides[get_session] = _session
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 

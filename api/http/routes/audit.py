@@ -22,7 +22,7 @@ from api.catalogue.diff import diff_versions
 from api.catalogue.tables import LoadRow, VersionRow
 from api.http import openapi as docs
 from api.http.auth import require_admin
-from api.http.deps import BodyDep, KnownAtDep, NowDep, SessionDep
+from api.http.deps import BodyDep, KnownAtDep, LiveDep, NowDep, SessionDep
 from api.http.problems import ProblemError
 from api.http.public.catalogue import AdminVersionIn
 from api.http.routes.purchase import VersionPath
@@ -161,7 +161,7 @@ def replay_receipt(receipt_id: ReceiptPath, session: SessionDep, now: NowDep) ->
     responses=docs.admin_responses(),
     openapi_extra=docs.admin_request_body(),
 )
-def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
+def record_version(body: BodyDep, session: SessionDep, now: NowDep, latest: LiveDep) -> Response:
     """A version folder's two files as JSON (``version_toml``, ``text``) and the ``reason``: validated by
     the loader's strict rules and against the catalogue as recorded (overlaps per article and per scheme,
     declared gaps), then recorded as a new revision that supersedes the current one — never an update.
@@ -185,6 +185,7 @@ def record_version(body: BodyDep, session: SessionDep, now: NowDep) -> Response:
         session.rollback()
         raise
     session.commit()
+    latest.invalidate()  # this process serves the correction at once (the others within a check interval)
     doc = report.to_json(unchanged=False)
     if not report.changed:
         return _json(doc, 200)

@@ -13,13 +13,15 @@ from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from api.audit import receipts
-from api.catalogue import documents, store
+from api.catalogue import documents
 from api.catalogue.diff import diff_versions
 from api.http import openapi as docs
-from api.http.deps import BodyDep, CatalogueDep, KnownDep, NowDep, SessionDep, TodayDep, known_headers
+from api.http import probes
+from api.http.deps import BodyDep, KnownDep, LiveDep, NowDep, SessionDep, TodayDep, known_headers
 from api.http.problems import ProblemError
 from api.http.receipts_token import require_receipt_token
 from api.purchase.render import calculate_document, resolve_document
@@ -55,7 +57,7 @@ _json = json_response
     summary="The schemes and what the catalogue covers",
     responses=docs.responses("SchemesOut", 404, 422),
 )
-def list_schemes(known: KnownDep, now: NowDep) -> Response:
+async def list_schemes(known: KnownDep, now: NowDep) -> Response:
     """Each aid with its coverage (first and last day on file) and its declared gaps."""
     catalogue = known.catalogue
     schemes = [documents.scheme_document(catalogue.timeline(s)) for s in Scheme]
@@ -68,7 +70,7 @@ def list_schemes(known: KnownDep, now: NowDep) -> Response:
     summary="The timeline of a scheme",
     responses=docs.responses("TimelineOut", 404, 422),
 )
-def scheme_versions(scheme: SchemePath, known: KnownDep, now: NowDep) -> Response:
+async def scheme_versions(scheme: SchemePath, known: KnownDep, now: NowDep) -> Response:
     """Every version of the scheme's amounts text in date order, and the declared gaps between them."""
     return _json(documents.timeline_document(known.catalogue.timeline(scheme)), headers=known_headers(known, now))
 
@@ -79,7 +81,7 @@ def scheme_versions(scheme: SchemePath, known: KnownDep, now: NowDep) -> Respons
     summary="The version in force on a date",
     responses=docs.responses("InForceOut", 404, 422),
 )
-def in_force(
+async def in_force(
     scheme: SchemePath,
     known: KnownDep,
     now: NowDep,
@@ -109,7 +111,7 @@ def in_force(
     summary="One version: text, source, clauses, hash, facts",
     responses=docs.responses("VersionOut", 404, 422),
 )
-def get_version(version_id: VersionPath, known: KnownDep, now: NowDep) -> Response:
+async def get_version(version_id: VersionPath, known: KnownDep, now: NowDep) -> Response:
     """A version's verbatim text, source, provenance, transitional clauses, hash and the facts it reads."""
     return _json(documents.version_document(known.catalogue.get(version_id)), headers=known_headers(known, now))
 
@@ -120,7 +122,7 @@ def get_version(version_id: VersionPath, known: KnownDep, now: NowDep) -> Respon
     summary="What changed between two versions of an article",
     responses=docs.responses("DiffOut", 404, 422),
 )
-def diff(a: VersionPath, b: VersionPath, known: KnownDep, now: NowDep) -> Response:
+async def diff(a: VersionPath, b: VersionPath, known: KnownDep, now: NowDep) -> Response:
     """A unified diff, a word-level diff (« 7 000 » → « 6 000 »), the numbers and metadata that changed."""
     catalogue = known.catalogue
     return _json(diff_versions(catalogue.get(a), catalogue.get(b)), headers=known_headers(known, now))
@@ -133,7 +135,7 @@ def diff(a: VersionPath, b: VersionPath, known: KnownDep, now: NowDep) -> Respon
     responses=docs.responses("ResolveResponse", 404, 413, 415, 422),
     openapi_extra=docs.request_body("resolve"),
 )
-def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
+async def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
     """The same answer as ``vigueur resolve``, byte for byte: decisive date, version, transitional clauses."""
     return _json(resolve_document(known.catalogue, parse_request(body)), headers=known_headers(known, now))
 
@@ -146,7 +148,7 @@ def resolve(body: BodyDep, known: KnownDep, now: NowDep) -> Response:
     openapi_extra=docs.request_body("calculate"),
     dependencies=[Depends(require_receipt_token)],
 )
-def calculate(
+async def calculate(
     body: BodyDep,
     known: KnownDep,
     now: NowDep,
@@ -165,7 +167,7 @@ def calculate(
     headers = known_headers(known, now)
     if not receipt:
         return Response(text, media_type="application/json", headers=headers)
-    kept = receipts.record(session, known, body, text, now=now)
+    kept = await run_in_threadpool(receipts.record, session, known, body, text, now=now)
     headers |= {"X-Vigueur-Receipt": kept.receipt_id, "Location": f"/v1/receipts/{kept.receipt_id}"}
     return Response(text, status_code=201, media_type="application/json", headers=headers)
 
@@ -176,7 +178,7 @@ def calculate(
     summary="The process is up",
     responses=docs.responses("HealthOut", db=False),
 )
-def healthz() -> Response:
+async def healthz() -> Response:
     """Liveness: the process answers (the database is not asked)."""
     return _json({"status": "ok"})
 
@@ -187,23 +189,9 @@ def healthz() -> Response:
     summary="The database answers and holds a catalogue",
     responses=docs.responses("ReadyOut"),
 )
-def readyz(session: SessionDep, catalogue: CatalogueDep) -> Response:
-    """Readiness: the database answers and holds a catalogue; which database, which load, how many."""
-    load = store.latest_load(session)
-    assert load is not None and load.id is not None  # the catalogue dependency raised otherwise
-    backend = session.get_bind().dialect.name
-    return _json(
-        {
-            "status": "ready",
-            "database": backend,
-            "catalogue": {
-                "load_id": load.id,
-                "recorded_at": load.recorded_at.isoformat(),
-                "tree_hash": load.tree_hash,
-                "versions": len(catalogue.versions),
-            },
-        }
-    )
+async def readyz(session: SessionDep, latest: LiveDep) -> Response:
+    """Readiness: the database answers (within 2 s) and holds a catalogue; which database, which load."""
+    return _json(await probes.readiness(session, latest))
 
 
 def _extensions(doc: dict[str, Any]) -> dict[str, Any]:

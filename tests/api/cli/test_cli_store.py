@@ -89,6 +89,7 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
     monkeypatch.delenv("DATABASE_URL", raising=False)  # restored after the test: serve sets it for its workers
     monkeypatch.delenv("VIGUEUR_DATABASE_URL", raising=False)
     monkeypatch.delenv("VIGUEUR_VERSIONS_DIR", raising=False)
+    monkeypatch.delenv("VIGUEUR_HEADER_TIMEOUT_SECONDS", raising=False)  # restored: serve sets it for its workers
     url = f"sqlite:///{tmp_path / 'served.db'}"
     result = run(
         "serve",
@@ -112,6 +113,7 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
         "log_level": "info",
         "timeout_worker_healthcheck": 60,
         "http": NoDelayHTTPProtocol,
+        "timeout_graceful_shutdown": 10,
     }
     assert "loaded now" in result.stderr and "http://127.0.0.1:8123/docs" in result.stderr
     import os
