@@ -103,9 +103,15 @@ def row(
         r["scrapped_vehicle"] = "true"
         r["scrapped_energy"] = rng.choice(["diesel", "diesel", "petrol", "lpg"])
         r["scrapped_category"] = rng.choice(["passenger_car", "passenger_car", "van"])
-        r["scrapped_first_registration_date"] = _day(rng, date(1995, 1, 1), date(2012, 12, 31)).isoformat()
+        # From 1985: a car scrapped in 2008–2014 can be over fifteen years old (décret 2007-1873, art. 4, 2°).
+        r["scrapped_first_registration_date"] = _day(rng, date(1985, 1, 1), date(2012, 12, 31)).isoformat()
         r["scrapped_owned_since"] = _day(rng, date(2005, 1, 1), decisive - timedelta(days=400)).isoformat()
         r["scrapped_destruction_date"] = (decisive - timedelta(days=rng.randint(0, 60))).isoformat()
+    if rng.random() < 0.05:  # décret 2014-1672, art. 2: a company leasing it out, a dealer's demonstration vehicle
+        r["buyer_leases_out_months"] = str(rng.choice([0, 12, 24, 36]))
+        r["buyer_dealer_demonstration"] = rng.choice(["true", "false"])
+        r["vehicle_demonstration"] = rng.choice(["true", "false"])
+        r["vehicle_first_registration_date"] = (decisive - timedelta(days=rng.randint(30, 500))).isoformat()
     if rng.random() < 0.3:
         r["bonus_ecologique_amount"] = rng.choice(["0", "1000.00", "2000", "6000.00", "7000"])
     if rng.random() < 0.02:  # a fact missing

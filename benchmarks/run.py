@@ -3,7 +3,8 @@
 Measures, on a generated mixed batch (every version, every branch, decisive dates over every period —
 see benchmarks/generate.py), medians over several runs:
 
-1. in-process, one core: the compiled fast path (:class:`legislation.fast.Engine`) on prebuilt rows, and
+1. in-process, one core: the compiled fast path (:class:`legislation.fast.Engine`) on prebuilt rows, in runs
+   alternating with a yardstick of the machine's speed (wall and CPU time, and their ratio), and
    the explained path (:func:`legislation.resolver.calculate`, every step) on prebuilt purchases, with
    a check that both give identical outcomes (status, amount, eligible, version, paragraph);
 2. end to end: `vigueur batch` on a generated CSV (1 000 000 rows by default, in a temporary folder),
@@ -113,7 +114,8 @@ def in_process(count: int, explained_count: int, runs: int) -> dict[str, Any]:
         return done
 
     engine.fallbacks = 0
-    fast_rate, fast_runs = median_rate(fast, runs)
+    paired = alternating(fast, yardstick(), runs)
+    fast_rate, fast_runs = paired["a_per_s"], paired["a_runs"]
     fallback_share = engine.fallbacks / (results * runs)
 
     sample = prebuilt[:explained_count]
@@ -153,16 +155,21 @@ def in_process(count: int, explained_count: int, runs: int) -> dict[str, Any]:
         "ratio": fast_rate / slow_rate,
         "checked_rows": len(sample),
         "mismatches": mismatches,
-        "reference_per_s": reference_loop(runs),
+        "reference_per_s": paired["b_per_s"],
+        # CPU time (time.process_time) of the same alternating runs: what a shared machine distorts least
+        "fast_cpu_results_per_s": paired["a_cpu_per_s"],
+        "reference_cpu_per_s": paired["b_cpu_per_s"],
+        "cpu_ratio": paired["cpu_ratio"],
+        "cpu_ratios": paired["cpu_ratios"],
         "compiled_forms": dict(engine.compiled_forms),  # how each version ran: "compiled" or "lean"
     }
 
 
-def reference_loop(runs: int) -> float:
+def yardstick() -> Callable[[], int]:
     """A yardstick of the machine's speed at the time of the run: the issue's « plain loop over prebuilt
     Decimal objects » — D. 251-7 (2020), 1° to 3°, for 200 000 prebuilt (cost, legal person) pairs, one
     date, no resolution — per second. The machine varies by a third from one minute to the next (shared
-    cores); compare the fast path with this figure taken in the same run."""
+    cores); compare the fast path with this figure taken in the same run, in alternating runs (:func:`alternating`)."""
     rng = random.Random(1)
     pairs = [(Decimal(rng.randint(100_000, 9_000_000)) / 100, rng.random() < 0.2) for _ in range(200_000)]
     rate, cent, low, mid = Decimal("0.27"), Decimal("0.01"), Decimal("45000"), Decimal("60000")
@@ -178,7 +185,33 @@ def reference_loop(runs: int) -> float:
                 out.append(fixed if cost <= mid else zero)
         return len(out)
 
-    return median_rate(loop, runs)[0]
+    return loop
+
+
+def alternating(a: Callable[[], int], b: Callable[[], int], runs: int) -> dict[str, Any]:
+    """``runs`` timings of ``a`` and of ``b`` (each returns how many items it did), alternating which goes first:
+    the medians of their rates in wall time and in CPU time (``time.process_time``), and the median of the
+    per-pair ratios a / b in CPU time — on a shared machine, what varies least from one minute to the next."""
+    wall: dict[str, list[float]] = {"a": [], "b": []}
+    cpu: dict[str, list[float]] = {"a": [], "b": []}
+    for i in range(runs):
+        for key in ("a", "b") if i % 2 == 0 else ("b", "a"):
+            work = a if key == "a" else b
+            started, started_cpu = time.perf_counter(), time.process_time()
+            count = work()
+            cpu_time, wall_time = time.process_time() - started_cpu, time.perf_counter() - started
+            wall[key].append(count / wall_time)
+            cpu[key].append(count / cpu_time)
+    ratios = [x / y for x, y in zip(cpu["a"], cpu["b"], strict=True)]
+    return {
+        "a_per_s": statistics.median(wall["a"]),
+        "a_runs": wall["a"],
+        "b_per_s": statistics.median(wall["b"]),
+        "a_cpu_per_s": statistics.median(cpu["a"]),
+        "b_cpu_per_s": statistics.median(cpu["b"]),
+        "cpu_ratio": statistics.median(ratios),
+        "cpu_ratios": ratios,
+    }
 
 
 # -- 2. end to end through `vigueur batch` ----------------------------------------------------------------
@@ -447,7 +480,13 @@ def _print_in_process(r: dict[str, Any]) -> None:
     forms = r.get("compiled_forms", {})
     lean = sorted(v for v, form in forms.items() if form != "compiled")
     print(
-        f"  fast path / yardstick = {r['fast_results_per_s'] / r['reference_per_s']:.2f}; "
+        f"  CPU time, the same alternating runs: fast path {r['fast_cpu_results_per_s']:,.0f} results/s, yardstick "
+        f"{r['reference_cpu_per_s']:,.0f} /s, ratio {r['cpu_ratio']:.3f} (median of the pairs' ratios: "
+        f"{', '.join(f'{x:.3f}' for x in r['cpu_ratios'])})",
+        flush=True,
+    )
+    print(
+        f"  fast path / yardstick = {r['fast_results_per_s'] / r['reference_per_s']:.3f} (wall); "
         f"{len(forms) - len(lean)} of {len(forms)} calculators compiled from their source"
         + (f" (run as written: {', '.join(lean)})" if lean else ""),
         flush=True,

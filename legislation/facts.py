@@ -41,6 +41,7 @@ class Vehicle:
     first_registration_date: date | None = None  # date de première immatriculation
     new_registration_system: bool | None = None  # relève du nouveau dispositif d'immatriculation (CGI 1007, 4°)
     wheelchair_accessible: bool | None = None  # accessible en fauteuil roulant
+    demonstration: bool | None = None  # véhicule affecté à la démonstration (décret 2014-1672, art. 2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +53,8 @@ class Buyer:
     income_tax_nil: bool | None = None  # cotisation d'impôt sur le revenu de l'année précédente nulle
     home_work_distance_km: Decimal | None = None  # distance entre le domicile et le lieu de travail
     professional_km_per_year: Decimal | None = None  # kilomètres par an pour l'activité professionnelle
+    leases_out_months: int | None = None  # le donne en location: durée du contrat, mois (0: non)
+    dealer_demonstration: bool | None = None  # concessionnaire ou agent de marque qui l'affecte à la démonstration
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

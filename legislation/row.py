@@ -80,11 +80,14 @@ class Row:
     vehicle_first_registration_date: date | None = None
     vehicle_new_registration_system: bool | None = None
     vehicle_wheelchair_accessible: bool | None = None
+    vehicle_demonstration: bool | None = None
     buyer_person_kind: PersonKind | None = None
     buyer_reference_income_per_share: int | None = None  # cents
     buyer_income_tax_nil: bool | None = None
     buyer_home_work_distance_km: int | None = None  # metres
     buyer_professional_km_per_year: int | None = None  # metres
+    buyer_leases_out_months: int | None = None
+    buyer_dealer_demonstration: bool | None = None
     scrapped_vehicle: bool = False
     scrapped_energy: Energy | None = None
     scrapped_category: VehicleCategory | None = None

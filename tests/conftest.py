@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 
 from api.catalogue.loader import load_catalogue
 from legislation import Catalogue
+
+# Before any test module is imported (some build an app at import time, whose start-up opens the default
+# database): the default database lives in a data directory of the run's own, never the user's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="vigueur-tests-data-")
+os.environ.pop("VIGUEUR_DATABASE_URL", None)
 
 
 @pytest.fixture(scope="session")

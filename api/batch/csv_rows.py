@@ -58,7 +58,9 @@ BOOLEANS = (
     "vehicle_previously_registered",
     "vehicle_new_registration_system",
     "vehicle_wheelchair_accessible",
+    "vehicle_demonstration",
     "buyer_income_tax_nil",
+    "buyer_dealer_demonstration",
     "scrapped_vehicle",
 )
 SCRAPPED_FACTS = tuple(n for n in ROW_FIELDS if n.startswith("scrapped_") and n != "scrapped_vehicle")
@@ -159,6 +161,8 @@ def converter(column: str) -> Converter:
         return _integer(0, 1000)
     if column == "lease_duration_months":
         return _integer(1, 600)
+    if column == "buyer_leases_out_months":
+        return _integer(0, 600)
     if column == "schemes":
         return _schemes
     raise AssertionError(column)  # pragma: no cover - every row field is covered

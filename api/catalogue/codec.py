@@ -12,6 +12,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from api.catalogue.hashing import clause_document, source_document
 from api.catalogue.loader import with_hash
 from legislation import Source, Version
 from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
@@ -37,7 +38,7 @@ SOURCE_FIELDS = (
 
 
 def source_to_json(source: Source) -> Json:
-    return {k: (_iso(getattr(source, k)) if k in SOURCE_DATES else getattr(source, k)) for k in SOURCE_FIELDS}
+    return source_document(source)
 
 
 def source_from_json(doc: Json) -> Source:
@@ -69,24 +70,7 @@ def parameter_from_json(name: str, doc: Json) -> Parameter:
 
 
 def clause_to_json(clause: TransitionalClause) -> Json:
-    return {
-        "id": clause.id,
-        "keeps": clause.keeps.value,
-        "order_test": clause.order_test.value,
-        "order_limit": clause.order_limit.isoformat(),
-        "decisive_on_or_before": clause.decisive_on_or_before.isoformat(),
-        "deadline_basis": clause.deadline_basis.value,
-        "deadline_reading": clause.deadline_reading,
-        "paragraph": clause.paragraph,
-        "wording": clause.wording,
-        "source": source_to_json(clause.source) if clause.source is not None else None,
-        "kept_version_id": clause.kept_version_id,
-        "kept_version_label": clause.kept_version_label,
-        "new_vehicles_only": clause.new_vehicles_only,
-        "branches": list(clause.branches),
-        "rules_date": _iso(clause.rules_date),
-        "yearly": clause.yearly,
-    }
+    return clause_document(clause)
 
 
 def clause_from_json(doc: Json) -> TransitionalClause:

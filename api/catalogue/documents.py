@@ -16,9 +16,15 @@ from typing import Any
 from api.catalogue.hashing import text_hash
 from api.catalogue.models import (
     CoverageOut,
+    CoverageReportOut,
+    DaysInGapsOut,
+    DaysInVersionsOut,
+    DaysWithNothingOut,
     FactsOut,
     GapOut,
+    HoleOut,
     InForceOut,
+    MeasuredCoverageOut,
     ParameterOut,
     SchemeOut,
     SegmentOut,
@@ -29,8 +35,10 @@ from api.catalogue.models import (
 from api.output import as_json
 from api.problem_types import problem, problem_type
 from api.purchase.inputs import calculator_facts
+from api.purchase.models import NearestOut
 from api.purchase.render import render_source, render_version_clause, version_ref
 from legislation import Scheme, Version
+from legislation.coverage import Coverage, Hole, measure, share
 from legislation.timeline import Gap, Timeline
 
 SCHEME_NAMES = {Scheme.BONUS: "bonus écologique", Scheme.CONVERSION_PREMIUM: "prime à la conversion"}
@@ -105,12 +113,57 @@ def scheme_out(timeline: Timeline) -> SchemeOut:
         name=SCHEME_NAMES[timeline.scheme],
         coverage=coverage(timeline),
         gaps=[gap_out(g) for g in timeline.gaps],
+        measured=measured_out(measure(timeline)),
         links={"versions": f"/v1/schemes/{scheme}/versions", "in_force": f"/v1/schemes/{scheme}/in-force"},
     )
 
 
 def scheme_document(timeline: Timeline) -> dict[str, Any]:
     return as_json(scheme_out(timeline))
+
+
+def measured_out(coverage: Coverage) -> MeasuredCoverageOut:
+    """``vigueur coverage`` for one scheme: days in a version (per provenance grade), in declared gaps, in nothing."""
+    total = coverage.days
+    return MeasuredCoverageOut(
+        scheme=coverage.scheme.value,
+        from_=coverage.first_day,
+        to=coverage.last_day,
+        days=total,
+        in_versions=DaysInVersionsOut(
+            days=coverage.in_versions,
+            share=share(coverage.in_versions, total),
+            by_provenance=dict(coverage.by_grade),
+        ),
+        in_declared_gaps=DaysInGapsOut(days=coverage.in_gaps, share=share(coverage.in_gaps, total)),
+        with_nothing=DaysWithNothingOut(
+            days=coverage.with_nothing,
+            share=share(coverage.with_nothing, total),
+            periods=[hole_out(h) for h in coverage.holes],
+        ),
+        versions_or_gaps_share=share(coverage.in_versions + coverage.in_gaps, total),
+    )
+
+
+def hole_out(hole: Hole) -> HoleOut:
+    """Days with neither a version nor a declared gap, and the versions an answer for them names."""
+    return HoleOut(
+        start=hole.start,
+        end=hole.end,
+        last_day=hole.last_day,
+        days=hole.days,
+        nearest_versions=NearestOut(before=version_ref(hole.nearest_before), after=version_ref(hole.nearest_after)),
+    )
+
+
+def coverage_document(coverage: Coverage) -> dict[str, Any]:
+    """:func:`measured_out` in its JSON form."""
+    return as_json(measured_out(coverage))
+
+
+def coverage_report(coverages: list[Coverage]) -> dict[str, Any]:
+    """``vigueur coverage``: one measure per scheme."""
+    return as_json(CoverageReportOut(schemes=[measured_out(c) for c in coverages]))
 
 
 def coverage(timeline: Timeline) -> CoverageOut:

@@ -87,7 +87,7 @@ def hashed_document(version: Version, text_bytes: bytes) -> dict[str, Any]:
         "title": version.title,
         "valid_from": version.valid_from.isoformat(),
         "valid_until": _iso(version.valid_until),
-        "source": _source(version.source),
+        "source": source_document(version.source),
         "provenance": version.provenance.value,
         "period_confidence": version.period_confidence,
         "calculator": version.calculator,
@@ -95,7 +95,7 @@ def hashed_document(version: Version, text_bytes: bytes) -> dict[str, Any]:
             name: {"value": str(p.value), "unit": _plain(p.unit), "paragraph": p.paragraph, "quote": p.quote}
             for name, p in version.parameters.items()
         },
-        "transitional": [_clause(c) for c in version.transitional],
+        "transitional": [clause_document(c) for c in version.transitional],
         "relies_on": list(version.relies_on),
         "claim_deadline_months": version.claim_deadline_months,
         "claim_deadline_paragraph": version.claim_deadline_paragraph,
@@ -108,11 +108,13 @@ def hashed_document(version: Version, text_bytes: bytes) -> dict[str, Any]:
     return doc
 
 
-def _source(source: Source) -> dict[str, Any]:
+def source_document(source: Source) -> dict[str, Any]:
+    """A source as JSON: its documented fields, dates ISO (also the codec's form)."""
     return {k: _plain(getattr(source, k)) for k in SOURCE_FIELDS}
 
 
-def _clause(clause: TransitionalClause) -> dict[str, Any]:
+def clause_document(clause: TransitionalClause) -> dict[str, Any]:
+    """A transitional clause as JSON, every field (hashed, and the codec's form: one serialisation of a clause)."""
     return {
         "id": clause.id,
         "keeps": clause.keeps.value,
@@ -123,7 +125,7 @@ def _clause(clause: TransitionalClause) -> dict[str, Any]:
         "deadline_reading": clause.deadline_reading,
         "paragraph": clause.paragraph,
         "wording": clause.wording,
-        "source": _source(clause.source) if clause.source is not None else None,
+        "source": source_document(clause.source) if clause.source is not None else None,
         "kept_version_id": clause.kept_version_id,
         "kept_version_label": clause.kept_version_label,
         "new_vehicles_only": clause.new_vehicles_only,

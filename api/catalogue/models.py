@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.purchase.models import SourceOut, VersionClauseOut
+from api.purchase.models import NearestOut, SourceOut, VersionClauseOut
 
 _CLOSED = ConfigDict(extra="forbid")
 SchemeName = Literal["bonus", "conversion_premium"]
@@ -33,6 +33,61 @@ class CoverageOut(BaseModel):
     versions: int
 
 
+SHARE = "Percentage of the period, one decimal, rounded down (« 99.9 » never hides a missing day)."
+
+
+class DaysInVersionsOut(BaseModel):
+    model_config = _CLOSED
+    days: int = Field(description="Days in force of a version of the scheme's amounts text.")
+    share: str = Field(description=SHARE)
+    by_provenance: dict[str, int] = Field(
+        description="Those days per provenance grade of the version in force: official, seed, derived, secondary."
+    )
+
+
+class DaysInGapsOut(BaseModel):
+    model_config = _CLOSED
+    days: int = Field(description="Days in a declared gap (answered « no version on file », with its reason).")
+    share: str = Field(description=SHARE)
+
+
+class HoleOut(BaseModel):
+    model_config = _CLOSED
+    start: date = Field(description="First day with neither a version nor a declared gap.")
+    end: date = Field(description="First day answered again (exclusive end).")
+    last_day: date = Field(description="Last day of the period.")
+    days: int = Field(description="Its length in days.")
+    nearest_versions: NearestOut = Field(
+        description="The versions an answer for a day of this period names (« no version on file »)."
+    )
+
+
+class DaysWithNothingOut(BaseModel):
+    model_config = _CLOSED
+    days: int = Field(description="Days with neither a version nor a declared gap.")
+    share: str = Field(description=SHARE)
+    periods: list[HoleOut] = Field(description="Those days as periods, each with its nearest versions.")
+
+
+class MeasuredCoverageOut(BaseModel):
+    """``vigueur coverage`` for one scheme: every day of the period counted once, in days."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    scheme: SchemeName
+    from_: date = Field(alias="from", description="First day of the period measured.")
+    to: date = Field(description="Last day of the period measured (inclusive).")
+    days: int = Field(description="Days in the period.")
+    in_versions: DaysInVersionsOut = Field(description="Days covered by a version.")
+    in_declared_gaps: DaysInGapsOut = Field(description="Days in declared gaps.")
+    with_nothing: DaysWithNothingOut = Field(description="Days with nothing on file.")
+    versions_or_gaps_share: str = Field(description="Share of the days in a version or a declared gap. " + SHARE)
+
+
+class CoverageReportOut(BaseModel):
+    model_config = _CLOSED
+    schemes: list[MeasuredCoverageOut] = Field(description="One measure per scheme.")
+
+
 class SchemeOut(BaseModel):
     model_config = _CLOSED
     scheme: SchemeName
@@ -40,6 +95,9 @@ class SchemeOut(BaseModel):
     coverage: CoverageOut
     gaps: list[GapOut] = Field(
         description="Declared periods with no version on file (answered as such, never bridged)."
+    )
+    measured: MeasuredCoverageOut = Field(
+        description="Coverage measured in days, 2008-01-01 → 2025-06-30: per provenance grade, gaps, nothing."
     )
     links: dict[str, str]
 

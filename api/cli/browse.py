@@ -91,6 +91,35 @@ def versions(
         options.fail_with(missing[-1], 4)
 
 
+def coverage(
+    scheme: Annotated[Scheme | None, typer.Option(help="Only this scheme.")] = None,
+    first_day: Annotated[
+        str | None, typer.Option("--from", help="First day measured (YYYY-MM-DD; default 2008-01-01).")
+    ] = None,
+    last_day: Annotated[
+        str | None, typer.Option("--to", help="Last day measured, inclusive (YYYY-MM-DD; default 2025-06-30).")
+    ] = None,
+    versions_dir: options.VersionsDir = None,
+    known_at: KnownAt = None,
+    database_url: DatabaseUrl = None,
+    as_json: options.JsonOut = False,
+) -> None:
+    """Days covered per scheme: by a version (per provenance grade), by a declared gap, by nothing
+    (the ``measured`` part of GET /v1/schemes, which uses the default period)."""
+    from api.catalogue import documents
+    from api.cli import tables
+    from legislation.coverage import HISTORY_FIRST_DAY, HISTORY_LAST_DAY, measure
+
+    start = options.parse_day(first_day) if first_day else HISTORY_FIRST_DAY
+    end = options.parse_day(last_day) if last_day else HISTORY_LAST_DAY
+    if end < start:
+        options.fail(422, "Invalid period", [{"field": "to", "message": f"{end} is before {start}"}], 2)
+    schemes = [scheme] if scheme else list(Scheme)
+    with catalogue_for(versions_dir, known_at, database_url) as catalogue:
+        report = documents.coverage_report([measure(catalogue.timeline(s), start, end) for s in schemes])
+    emit(report, as_json, tables.coverage)
+
+
 def show(
     version_id: Annotated[str, typer.Argument(help="A version id, e.g. D251-7.2020-06-01.")],
     versions_dir: options.VersionsDir = None,

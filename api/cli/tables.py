@@ -28,6 +28,29 @@ def timelines(doc: dict[str, Any]) -> list[Any]:
     return out
 
 
+def coverage(doc: dict[str, Any]) -> list[Any]:
+    """``vigueur coverage``: one row per scheme, days per provenance grade, in declared gaps, with nothing."""
+    schemes = doc["schemes"]
+    grades = list(schemes[0]["in_versions"]["by_provenance"]) if schemes else []
+    table = Table(title=f"coverage {schemes[0]['from']} → {schemes[0]['to']}" if schemes else "coverage")
+    for column in ("scheme", "days", *grades, "in versions", "declared gaps", "nothing", "versions or gaps"):
+        table.add_column(column, justify="left" if column == "scheme" else "right")
+    out: list[Any] = [table]
+    for s in schemes:
+        v, g, n = s["in_versions"], s["in_declared_gaps"], s["with_nothing"]
+        table.add_row(
+            s["scheme"], str(s["days"]), *(str(v["by_provenance"][k]) for k in grades),
+            f"{v['days']} ({v['share']} %)", f"{g['days']} ({g['share']} %)", f"{n['days']} ({n['share']} %)",
+            f"{s['versions_or_gaps_share']} %",
+        )
+        for hole in n["periods"]:
+            near = hole["nearest_versions"]
+            names = " / ".join((near[k] or {}).get("version_id") or "—" for k in ("before", "after"))
+            out.append(Text(f"{s['scheme']}: nothing on file {hole['start']} → {hole['last_day']} "
+                            f"({hole['days']} days); nearest versions: {names}", style="yellow"))
+    return out
+
+
 def in_force(doc: dict[str, Any]) -> list[Any]:
     """``GET /v1/schemes/{scheme}/in-force`` (one, or several under ``schemes``)."""
     out: list[Any] = []

@@ -89,6 +89,14 @@ class VehicleIn(BaseModel):
         None, description="« relève du nouveau dispositif d'immatriculation » (CGI art. 1007, 4°)."
     )
     wheelchair_accessible: bool | None = Field(None, description="« accessible en fauteuil roulant ».")
+    demonstration: bool | None = Field(
+        None,
+        description=(
+            "« véhicule affecté à la démonstration »: a dealer's demonstration vehicle, bought or leased from it "
+            "(décret 2014-1672, art. 2, 2e alinéa: eligible if « sa cession ou sa location intervient dans un délai "
+            "d'un an suivant la date de sa première immatriculation », which first_registration_date gives)."
+        ),
+    )
 
 
 class BuyerIn(BaseModel):
@@ -117,6 +125,23 @@ class BuyerIn(BaseModel):
         None,
         description=(
             "« kilomètres par an dans le cadre de son activité professionnelle avec son véhicule personnel »."
+        ),
+    )
+    leases_out_months: int | None = Field(
+        None,
+        ge=0,
+        le=600,
+        description=(
+            "« le donne en location dans le cadre d'un contrat d'une durée de … »: the buyer (« une entreprise ») "
+            "leases the vehicle out, for this many months; 0 = it does not lease it out (décret 2014-1672, art. 2, "
+            "1er alinéa: excluded from 24 months)."
+        ),
+    )
+    dealer_demonstration: bool | None = Field(
+        None,
+        description=(
+            "« concessionnaires et agents de marques de véhicules … qu'ils affectent à la démonstration »: the buyer "
+            "is a dealer or brand agent assigning the vehicle to demonstration (décret 2014-1672, art. 2, 2e alinéa)."
         ),
     )
 

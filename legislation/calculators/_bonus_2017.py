@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from legislation.calculators._d251_1_new_vehicle import used_vehicle
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, VehicleCategory
 
@@ -25,6 +26,7 @@ FACTS = (
     "vehicle.co2_g_per_km",
     "vehicle.energy",
     "vehicle.net_max_power_kw",
+    "vehicle.previously_registered",
     "vehicle.uses_lead_battery",
 )
 
@@ -41,7 +43,7 @@ ELECTRIC = Energy.ELECTRIC
 
 ASSUME_D251_1 = (
     "The vehicle meets the conditions of D. 251-1 other than those applied here (buyer domiciled or "
-    "established in France or a State administration; never registered before; registered in France in "
+    "established in France or a State administration; registered in France in "
     "a definitive series; not sold within the periods of its 4°): D. 251-1 in its 2017 wording is not on "
     "file."
 )
@@ -65,6 +67,8 @@ def calculate(ctx: Ctx[R], below_threshold: SmallLRule[R] | None, *, cycles_aid_
         return ctx.not_covered("", NOT_IN_D251_7 + " (" + CYCLES_AID + ")", category=BICYCLE)
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-1, premier alinéa")) is not None:
         return short_lease
+    if (used := used_vehicle(ctx)) is not None:
+        return used
     category = ctx.need(ctx.row.vehicle_category, "vehicle.category", "1°")
     ctx.assume(ASSUME_D251_1)
     if category is CAR or category is VAN or category is M2_N2:

@@ -65,15 +65,6 @@ ASSUME_D251_1_AND_3 = (
 )
 
 
-class Unmet:
-    """A case not met: its reason (a template) and the values it names."""
-
-    __slots__ = ("reason", "values")
-
-    def __init__(self, reason: str, values: dict[str, Any]) -> None:
-        self.reason, self.values = reason, values
-
-
 def calculate(ctx: Ctx[R], why_cases_alternate: str) -> R:
     """D. 251-8 (2017); ``why_cases_alternate`` states why the more favourable of 1° and 2° is kept."""
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-3, premier alinéa")) is not None:
@@ -92,20 +83,21 @@ def calculate(ctx: Ctx[R], why_cases_alternate: str) -> R:
         ctx.read("conversion-premium-cars-and-vans", CARS_AND_VANS_ONLY)
         return ctx.refuse("", "a {category} is not a car or a van (D. 251-3, premier alinéa)", category=category)
     new_case = _new_vehicle_case(ctx, co2)
-    first_amount = new_case.amount if isinstance(new_case, Candidate) else None
+    first_amount = new_case.amount if new_case is not None else None
     household_may_prevail = first_amount is None or first_amount < ctx.money("household_amount_a")
     household_case = _household_case(ctx, category, co2, required=household_may_prevail)
-    candidates = [c for c in (new_case, household_case) if isinstance(c, Candidate)]
-    if not candidates:
-        unmet = [c for c in (new_case, household_case) if isinstance(c, Unmet)]
-        values: dict[str, Any] = {}
-        for case in unmet:
-            values.update(case.values)
-        return ctx.refuse("1°, 2°", "; ".join(case.reason for case in unmet), **values)
+    if new_case is None:
+        if household_case is None:  # each case not met gave its reason (ctx.miss), 1° then 2°
+            return ctx.refuse_missed("1°, 2°")
+        candidates = [household_case]
+    elif household_case is None:
+        candidates = [new_case]
+    else:
+        candidates = [new_case, household_case]
     return ctx.best(candidates, why_cases_alternate)
 
 
-def _new_vehicle_case(ctx: Ctx[R], co2: int) -> Candidate | Unmet:
+def _new_vehicle_case(ctx: Ctx[R], co2: int) -> Candidate | None:
     # The CO2 bands first: above 60 g/km the 1° is closed whether or not the vehicle is new, so its
     # registration is not asked.
     if co2 > ctx.count("new_co2_max_b"):
@@ -124,7 +116,7 @@ def _new_vehicle_case(ctx: Ctx[R], co2: int) -> Candidate | Unmet:
 
 def _household_case(
     ctx: Ctx[R], category: VehicleCategory, co2: int, *, required: bool
-) -> Candidate | Unmet | None:
+) -> Candidate | None:
     """The 2°; None when a fact is missing that ``required`` says cannot change the result."""
     row = ctx.row
     if category is not CAR:
@@ -183,7 +175,9 @@ def _yes(ctx: Ctx[R], paragraph: str, amount: str, reason: str, **values: Any) -
     return Candidate(amount=cents, paragraph=paragraph, reason=reason, values=values)
 
 
-def _no(ctx: Ctx[R], paragraph: str, reason: str, **values: Any) -> Unmet:
-    """A case not met; the step cites the paragraph, so it drops the « 1°: » the refusal reason keeps."""
+def _no(ctx: Ctx[R], paragraph: str, reason: str, **values: Any) -> Candidate | None:
+    """A case not met (None), its reason kept for the refusal (``ctx.miss``); the step cites the paragraph, so
+    it drops the « 1°: » the refusal reason keeps."""
     ctx.step(paragraph, reason.removeprefix(paragraph + ": "), **values)
-    return Unmet(reason, values)
+    ctx.miss(reason, **values)
+    return None

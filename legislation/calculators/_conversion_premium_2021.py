@@ -17,6 +17,7 @@ from legislation.enums import Energy, PersonKind
 
 PURE_THERMAL = (Energy.PETROL, Energy.DIESEL, Energy.LPG, Energy.CNG)
 NATURAL_PERSON = PersonKind.NATURAL_PERSON
+PERSON_WORDS = {kind: kind.value.replace("_", " ") for kind in PersonKind}  # « legal person »…
 
 READING_NATURAL_PERSONS = (
     "The income conditions of 1° a), 2° a), 3° a) and b) and 4° a) name « une personne physique »: a "
@@ -123,7 +124,7 @@ def is_natural_person(ctx: Ctx[R], paragraph: str) -> bool:
     kind = ctx.need(ctx.row.buyer_person_kind, "buyer.person_kind", paragraph)
     if kind is not NATURAL_PERSON:
         ctx.read("income-conditions-natural-persons-only", READING_NATURAL_PERSONS)
-        ctx.step(paragraph, "buyer is a {who}, not « une personne physique »", who=kind.value.replace("_", " "))
+        ctx.step(paragraph, "buyer is a {who}, not « une personne physique »", who=PERSON_WORDS[kind])
         return False
     return True
 
@@ -190,16 +191,25 @@ _FACTS = (  # the order in which missing facts are asked, with the paragraph tha
 
 
 def meets_co2_ceiling(ctx: Ctx[R], co2: int) -> bool:
-    """3° with 5°: the vehicle's ceiling, asking only the facts that change the outcome."""
+    """3° with 5°: the vehicle's ceiling, asking only the facts that change the outcome.
+
+    Which ceiling applies depends on two independent questions: new or recently registered (132 g / 104 g)
+    or not, and lowered by the 5° or not. Each is known, or open (None) when a fact it turns on is not
+    given; the ceilings the vehicle may have are those of every answer an open question may take."""
     ctx.read("co2-ceiling-132-new-137-others", READING_CO2_CEILINGS)
     facts = _known_facts(ctx)
-    while len(outcomes := _outcomes(ctx, co2, facts)) > 1:
-        name, field, paragraph = next(
-            f for f in _FACTS if facts[f[0]] is None and _matters(ctx, co2, facts, f[0])
-        )
-        ctx.need(None, field, paragraph)
-    ceilings = sorted({_ceiling(ctx, combo) for combo in _combos(facts)})
-    met = outcomes.pop()
+    new_or_recent = _not_or(facts["previously_registered"], facts["recent"])
+    lowered = _not_or(facts["new_registration_system"], facts["wheelchair_accessible"])
+    if new_or_recent is not None and lowered is not None:  # the usual purchase: one ceiling
+        ceilings = [_ceiling(ctx, new_or_recent, lowered)]
+    else:
+        ceilings = sorted({_ceiling(ctx, n, lo) for n in _answers(new_or_recent) for lo in _answers(lowered)})
+        if ceilings[0] < co2 <= ceilings[-1]:  # met under some ceilings only: ask the first fact that decides
+            name, field, paragraph = next(
+                f for f in _FACTS if facts[f[0]] is None and _matters(ctx, co2, facts, f[0])
+            )
+            ctx.need(None, field, paragraph)
+    met = co2 <= ceilings[0]
     ctx.step(
         "3°",
         "CO2 {co2} g/km {sign} the ceiling for this vehicle ({ceilings}): {verdict}",
@@ -209,6 +219,19 @@ def meets_co2_ceiling(ctx: Ctx[R], co2: int) -> bool:
         verdict="met" if met else "not met",
     )
     return met
+
+
+def _not_or(flag: bool | None, other: bool | None) -> bool | None:
+    """``not flag or other`` where a fact not given (None) may be either: None when the answer turns on it."""
+    if flag is False or other is True:
+        return True
+    if flag is True and other is False:
+        return False
+    return None
+
+
+def _answers(answer: bool | None) -> tuple[bool, ...]:
+    return (False, True) if answer is None else (answer,)
 
 
 def _known_facts(ctx: Ctx[R]) -> dict[str, bool | None]:
@@ -254,21 +277,20 @@ def _combos(facts: dict[str, bool | None]) -> list[dict[str, bool]]:
     return [dict(zip(names, combo, strict=True)) for combo in product(*choices)]
 
 
-def _ceiling(ctx: Ctx[R], f: dict[str, bool]) -> int:
-    new_or_recent = not f["previously_registered"] or f["recent"]
-    lowered = not f["new_registration_system"] or f["wheelchair_accessible"]
+def _ceiling(ctx: Ctx[R], new_or_recent: bool, lowered: bool) -> int:
     if lowered:  # 5°: outside the new registration system, or accessible in a wheelchair
         return ctx.count("c3_co2_new_max_lowered") if new_or_recent else ctx.count("c3_co2_other_max_lowered")
     return ctx.count("c3_co2_new_max") if new_or_recent else ctx.count("c3_co2_other_max")
 
 
-def _outcomes(ctx: Ctx[R], co2: int, facts: dict[str, bool | None]) -> set[bool]:
-    return {co2 <= _ceiling(ctx, combo) for combo in _combos(facts)}
+def _combo_ceiling(ctx: Ctx[R], f: dict[str, bool]) -> int:
+    new_or_recent = not f["previously_registered"] or f["recent"]
+    return _ceiling(ctx, new_or_recent, not f["new_registration_system"] or f["wheelchair_accessible"])
 
 
 def _matters(ctx: Ctx[R], co2: int, facts: dict[str, bool | None], name: str) -> bool:
     """Whether flipping one unknown fact changes the outcome for some value of the other unknowns."""
     for combo in _combos({**facts, name: False}):
-        if (co2 <= _ceiling(ctx, combo)) != (co2 <= _ceiling(ctx, {**combo, name: True})):
+        if (co2 <= _combo_ceiling(ctx, combo)) != (co2 <= _combo_ceiling(ctx, {**combo, name: True})):
             return True
     return False

@@ -14,6 +14,7 @@ it declares them in its ``FACTS``.
 
 from __future__ import annotations
 
+from legislation.calculators import _decret_2014_1672_art2 as art2
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Acquisition, Energy, VehicleCategory
 
@@ -97,6 +98,13 @@ def _lease_duration(ctx: Ctx[R]) -> R | None:
 
 def _new_and_kept(ctx: Ctx[R]) -> R | None:
     registered = ctx.row.vehicle_previously_registered
+    if ctx.row.vehicle_demonstration:
+        # A demonstration vehicle was registered by the dealer: art. 2, 2e alinéa « Toutefois » decides.
+        registered = not art2.is_demonstration_sold_within_a_year(ctx)
+        if not registered:
+            ctx.assume(ASSUME_DEFINITIVE_SERIES)
+            ctx.assume(ASSUME_NOT_RESOLD)
+            return None
     if registered:
         return ctx.refuse(
             "", "the vehicle was registered before (France or abroad): art. 1, I, 2° is not met", P_I_2

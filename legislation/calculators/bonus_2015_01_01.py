@@ -13,18 +13,23 @@ other vehicles, b du 5°): ≤ 20 g/km 27 % up to 6 300 €, 21–60 g/km 20 % u
 from __future__ import annotations
 
 from legislation.calculators import _decret_2014_1672_art1 as art1
+from legislation.calculators import _decret_2014_1672_art2 as art2
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, VehicleCategory
 
 FACTS = (
     "acquisition",
+    "buyer.dealer_demonstration",
+    "buyer.leases_out_months",
     "lease_duration_months",
     "vehicle.acquisition_cost",
     "vehicle.battery_rental_cost",
     "vehicle.category",
     "vehicle.co2_g_per_km",
+    "vehicle.demonstration",
     "vehicle.electric_motor_power_30min_kw",
     "vehicle.energy",
+    "vehicle.first_registration_date",
     "vehicle.previously_registered",
 )
 
@@ -40,11 +45,6 @@ HYBRIDS = tuple(e for e in Energy if e.is_hybrid)
 WINDOW = (
     "ordered before 2015-01-01 and invoiced (or first rent) on or before 2015-03-31, « dans les trois "
     "mois suivants » the entry into force"
-)
-
-ASSUME_ART2 = (
-    "The buyer is not excluded by décret n° 2014-1672, art. 2 (a company that buys or leases the vehicle "
-    "to lease it out for two years or more; a dealer's demonstration vehicle not sold within a year)."
 )
 
 # The four « taux × coût, sans être supérieur à » cases: (paragraph, rate, cap, what, award reason — templates).
@@ -77,7 +77,8 @@ def calculate(ctx: Ctx[R]) -> R:
     refusal = art1.refusal(ctx)
     if refusal is not None:
         return refusal
-    ctx.assume(ASSUME_ART2)
+    if (excluded := art2.exclusion(ctx)) is not None:
+        return excluded
     ctx.step(
         "",
         "the amount does not depend on the buyer being a natural or a legal person (art. 3 has no "

@@ -9,6 +9,7 @@ quoted from the text.
 
 from __future__ import annotations
 
+from legislation.calculators._d251_1_new_vehicle import used_vehicle
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, PowerBasis, VehicleCategory
 
@@ -25,6 +26,7 @@ FACTS = (
     "vehicle.energy",
     "vehicle.net_max_power_kw",
     "vehicle.power_basis",
+    "vehicle.previously_registered",
     "vehicle.uses_lead_battery",
 )
 
@@ -37,14 +39,16 @@ CAR, VAN, L_VEHICLE, M2_N2 = (
 HYDROGEN, ELECTRIC, REGULATION = Energy.HYDROGEN, Energy.ELECTRIC, PowerBasis.REGULATION_EU_168_2013
 
 ASSUME_D251_1 = (
-    "The vehicle meets the conditions of D. 251-1 (new, registered in France, its 5°, 6° or 7° as its "
-    "category requires): that article is not on file for this period; the request asserts them."
+    "The vehicle meets the conditions of D. 251-1 other than its 2° (registered in France, its 5°, 6° or 7° as "
+    "its category requires): that article is not on file for this period; the request asserts them."
 )
 
 
 def calculate(ctx: Ctx[R]) -> R:
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-1, premier alinéa")) is not None:
         return short_lease
+    if (used := used_vehicle(ctx)) is not None:
+        return used
     category = ctx.need(ctx.row.vehicle_category, "vehicle.category", "1°")
     ctx.assume(ASSUME_D251_1)
     if category is CAR or category is VAN:

@@ -12,6 +12,7 @@ acquisition, whatever the number of vehicles destroyed.
 from __future__ import annotations
 
 from legislation.calculators import _decret_2014_1672_art1 as art1
+from legislation.calculators import _decret_2014_1672_art2 as art2
 from legislation.calculators import _decret_2014_1672_art4 as art4
 from legislation.calculators.kit import Ctx, R
 from legislation.dates import add_months
@@ -19,6 +20,8 @@ from legislation.enums import VehicleCategory
 
 FACTS = (
     "acquisition",
+    "buyer.dealer_demonstration",
+    "buyer.leases_out_months",
     "invoice_date",
     "lease_duration_months",
     "scrapped_vehicle",
@@ -28,7 +31,9 @@ FACTS = (
     "scrapped_vehicle.owned_since",
     "vehicle.category",
     "vehicle.co2_g_per_km",
+    "vehicle.demonstration",
     "vehicle.energy",
+    "vehicle.first_registration_date",
     "vehicle.previously_registered",
 )
 
@@ -62,6 +67,16 @@ ASSUME_VHU = (
 )
 
 
+# Reading: the initial art. 2 excludes its buyers from « l'aide instituée à cet article » (art. 1) only; the
+# majoration increases « les montants prévus par l'article 3 » for a vehicle eligible to that aid.
+ART2_EXCLUSIONS = (
+    "Art. 2 (initial wording) excludes a company leasing the vehicle out for two years or more and a dealer's "
+    "demonstration vehicle from the aid of art. 1; the majoration of art. 4 (initial wording) increases « les "
+    "montants prévus par l'article 3 » of that aid, so a buyer art. 2 excludes has no amount to increase: art. 2 "
+    "is applied to the majoration too (from 2015-04-01 its wording names the aids of « articles 1er et 4 »)."
+)
+
+
 def calculate(ctx: Ctx[R]) -> R:
     if not ctx.row.scrapped_vehicle:
         return ctx.refuse(
@@ -86,6 +101,9 @@ def _acquired_vehicle(ctx: Ctx[R]) -> R | None:
     """« un véhicule éligible à l'aide instituée à l'article 1er »."""
     ctx.read("2015-majoration-needs-art1-eligibility", NEEDS_ART1_ELIGIBILITY)
     denied = art1.refusal(ctx)
+    if denied is None:
+        ctx.read("2015-majoration-art2-exclusions", ART2_EXCLUSIONS)
+        denied = art2.exclusion(ctx)
     if denied is None:
         ctx.step("I", "the vehicle acquired is eligible to the aid of art. 1")
         return None
@@ -124,21 +142,8 @@ def _scrapped_vehicle(ctx: Ctx[R]) -> R | None:
         decisive=decisive,
     )
     ctx.assume(ASSUME_OWNER)
-    owned = ctx.need(row.scrapped_owned_since, "scrapped_vehicle.owned_since", "I, 4°")
-    owned_enough = add_months(owned, ctx.count("scrapped_owned_min_months"))
-    if owned_enough > decisive:
-        return ctx.refuse(
-            "I, 4°",
-            "acquired {owned}: not owned for {scrapped_owned_min_months} months on {decisive}",
-            owned=owned,
-            decisive=decisive,
-        )
-    ctx.step(
-        "I, 4°",
-        "acquired {owned}: owned for at least {scrapped_owned_min_months} months on {decisive}",
-        owned=owned,
-        decisive=decisive,
-    )
+    if (denied := art4.not_owned_long_enough(ctx)) is not None:
+        return denied
     ctx.assume(ASSUME_REGISTRATION)
     denied = _destruction(ctx)
     ctx.assume(ASSUME_INSURED)

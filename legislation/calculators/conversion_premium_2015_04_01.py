@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from legislation.calculators import _decret_2014_1672_art2 as art2
 from legislation.calculators import _decret_2014_1672_art4 as art4
 from legislation.calculators.kit import Candidate, Ctx, R
 from legislation.dates import add_months
@@ -22,7 +23,9 @@ from legislation.enums import Acquisition, Energy, EuroStandard, PersonKind, Veh
 
 FACTS = (
     "acquisition",
+    "buyer.dealer_demonstration",
     "buyer.income_tax_nil",
+    "buyer.leases_out_months",
     "buyer.person_kind",
     "invoice_date",
     "lease_duration_months",
@@ -34,7 +37,9 @@ FACTS = (
     "scrapped_vehicle.owned_since",
     "vehicle.category",
     "vehicle.co2_g_per_km",
+    "vehicle.demonstration",
     "vehicle.euro_standard",
+    "vehicle.first_registration_date",
     "vehicle.previously_registered",
 )
 
@@ -58,11 +63,6 @@ WHY_ONE_CASE = (
 ASSUME_BENEFICIARY = (
     "The beneficiary is a person with a domicile or an establishment in France, or an administration "
     "of the State (art. 4, I)."
-)
-ASSUME_ART2 = (
-    "The beneficiary is not excluded by décret n° 2014-1672, art. 2 as amended by décret 2015-361 (a "
-    "company leasing the car out for two years or more; a dealer's demonstration car not sold within "
-    "a year)."
 )
 ASSUME_CO2_MEASURED = "The car acquired has its CO2 measured under règlement (CE) n° 715/2007 (art. 4, I)."
 ASSUME_OWNER = (
@@ -104,7 +104,8 @@ def calculate(ctx: Ctx[R]) -> R:
 
 def _acquired_vehicle(ctx: Ctx[R]) -> R | None:
     ctx.assume(ASSUME_BENEFICIARY)
-    ctx.assume(ASSUME_ART2)
+    if (excluded := art2.exclusion(ctx)) is not None:
+        return excluded
     row = ctx.row
     if row.acquisition is LEASE:
         months = ctx.need(row.lease_duration_months, "lease_duration_months", "I")
@@ -143,21 +144,8 @@ def _scrapped_vehicle(ctx: Ctx[R]) -> R | None:
         )
     ctx.step("I, 2°", "first registered {registered}, before {limit}", registered=registered, limit=limit)
     ctx.assume(ASSUME_OWNER)
-    owned = ctx.need(row.scrapped_owned_since, "scrapped_vehicle.owned_since", "I, 4°")
-    decisive = ctx.decisive_date
-    if add_months(owned, ctx.count("scrapped_owned_min_months")) > decisive:
-        return ctx.refuse(
-            "I, 4°",
-            "acquired {owned}: not owned for {scrapped_owned_min_months} months on {decisive}",
-            owned=owned,
-            decisive=decisive,
-        )
-    ctx.step(
-        "I, 4°",
-        "acquired {owned}: owned for at least {scrapped_owned_min_months} months on {decisive}",
-        owned=owned,
-        decisive=decisive,
-    )
+    if (denied := art4.not_owned_long_enough(ctx)) is not None:
+        return denied
     ctx.assume(ASSUME_REGISTRATION)
     ctx.assume(ASSUME_INSURED)
     return _destruction(ctx)
@@ -241,6 +229,9 @@ ASSUME_NEW_KEPT = (
 def _is_new(ctx: Ctx[R]) -> bool:
     """« satisfaisant aux conditions prévues aux 2°, 3° et 4° du I de l'article 1er » (1° to 3°)."""
     registered = ctx.row.vehicle_previously_registered
+    if ctx.row.vehicle_demonstration:
+        # A demonstration car was registered by the dealer: art. 2, 2e alinéa « Toutefois » decides.
+        registered = not art2.is_demonstration_sold_within_a_year(ctx)
     if registered:
         ctx.step_at(ART1_I_2, "the car was registered before: II 1° to 3° are closed, only 4° remains")
         return False

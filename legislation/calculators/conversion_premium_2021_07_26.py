@@ -13,7 +13,6 @@ scrapped) and D. 251-1 are not on file for 2021: their conditions are listed as 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from legislation.calculators import _conversion_premium_2021 as rules
 from legislation.calculators.kit import Candidate, Ctx, R
@@ -61,22 +60,6 @@ VAN_CLASSES = {
 }
 
 
-class _Examined:
-    """What the cases of a car or van found on the way: why each case is not met (templates, joined into the
-    refusal's reason, and their values), and whether the CO2 step has been shown (3° and 4° both read CO2)."""
-
-    __slots__ = ("misses", "values", "co2_shown")
-
-    def __init__(self) -> None:
-        self.misses: list[str] = []
-        self.values: dict[str, Any] = {}
-        self.co2_shown = False
-
-    def miss(self, template: str, **values: Any) -> None:
-        self.misses.append(template)
-        self.values.update(values)
-
-
 def calculate(ctx: Ctx[R]) -> R:
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-3, premier alinéa")) is not None:
         return short_lease
@@ -107,15 +90,15 @@ def calculate(ctx: Ctx[R]) -> R:
 
 
 def _cars_and_vans(ctx: Ctx[R], category: VehicleCategory) -> R:
-    found = _Examined()
+    """1° or 1° bis, 3° and 4°, the most favourable kept; when none is met, each reason why (``ctx.miss``)."""
     if category is VAN:
-        candidates, examined = _electric_van(ctx, found), "1° bis, 3° et 4°"
+        candidates, examined = _electric_van(ctx), "1° bis, 3° et 4°"
     else:
-        candidates, examined = _electric_car(ctx, found), "1°, 3° et 4°"
-    candidates += _crit_air_1(ctx, found)
-    candidates += _plug_in(ctx, found)
+        candidates, examined = _electric_car(ctx), "1°, 3° et 4°"
+    candidates += _crit_air_1(ctx)
+    candidates += _plug_in(ctx)
     if not candidates:
-        return ctx.refuse(examined, "; ".join(found.misses), **found.values)
+        return ctx.refuse_missed(examined)
     return ctx.best(candidates, rules.WHY_MOST_FAVOURABLE)
 
 
@@ -129,10 +112,10 @@ def _rate_capped(ctx: Ctx[R], paragraph: str, rate: str, cap: str) -> int:
     return ctx.cap(paragraph, amount, ctx.money(cap), "cap")
 
 
-def _has_range(ctx: Ctx[R], paragraph: str, found: _Examined) -> bool:
+def _has_range(ctx: Ctx[R], paragraph: str) -> bool:
     city_range = rules.city_electric_range(ctx, paragraph)
     if city_range <= ctx.qty("electric_range_min"):
-        found.miss(
+        ctx.miss(
             paragraph + ": city electric range {city_range:q} km is not above {electric_range_min} km",
             city_range=city_range,
         )
@@ -141,17 +124,13 @@ def _has_range(ctx: Ctx[R], paragraph: str, found: _Examined) -> bool:
     return True
 
 
-def _electric_car(ctx: Ctx[R], found: _Examined) -> list[Candidate]:
+def _electric_car(ctx: Ctx[R]) -> list[Candidate]:
     """1°: cars other than vans, of the 5° of D. 251-1, ≤ 60 000 € with the battery, range > 50 km."""
     cost = ctx.cost_with_battery("1°")
-
-    def price() -> bool:
-        if cost > ctx.money("c1_price_max"):
-            found.miss("1°: cost incl. battery {cost_with_battery:€} > {c1_price_max:€}", cost_with_battery=cost)
-            return False
-        return True
-
-    if not _all_met(price, lambda: _has_range(ctx, "1°", found)):
+    if cost > ctx.money("c1_price_max"):  # known: the range is not asked
+        ctx.miss("1°: cost incl. battery {cost_with_battery:€} > {c1_price_max:€}", cost_with_battery=cost)
+        return []
+    if not _has_range(ctx, "1°"):
         return []
     ctx.assume(rules.ASSUME_D251_1_5)
     ctx.step("1°", "car of the 5° of D. 251-1, cost incl. battery {cost:€} ≤ {c1_price_max:€}", cost=cost)
@@ -166,9 +145,9 @@ def _electric_car(ctx: Ctx[R], found: _Examined) -> list[Candidate]:
     return [Candidate(amount=other, paragraph="1° b)", reason="1° b): {c1_other_amount:€} in the other cases")]
 
 
-def _electric_van(ctx: Ctx[R], found: _Examined) -> list[Candidate]:
+def _electric_van(ctx: Ctx[R]) -> list[Candidate]:
     """1° bis: vans of the 5° of D. 251-1, range > 50 km: 40 % of the price capped by class."""
-    if not _has_range(ctx, "1° bis", found):
+    if not _has_range(ctx, "1° bis"):
         return []
     ctx.assume(rules.ASSUME_D251_1_5)
     van_class = ctx.need(ctx.row.vehicle_van_class, "vehicle.van_class", "1° bis")
@@ -185,15 +164,13 @@ def _electric_van(ctx: Ctx[R], found: _Examined) -> list[Candidate]:
     ]
 
 
-def _co2(ctx: Ctx[R], paragraph: str, found: _Examined) -> int:
+def _co2(ctx: Ctx[R], paragraph: str) -> int:
     co2 = ctx.need(ctx.row.vehicle_co2_g_per_km, "vehicle.co2_g_per_km", paragraph)
-    if not found.co2_shown:  # shown once, whether 3° or 4° reads it first
-        found.co2_shown = True
-        ctx.step(
-            "5°, 1re phrase",
-            "CO2 {co2} g/km, the emissions deemed to meet CGI art. 1007 bis after the 1011 bis abatement",
-            co2=co2,
-        )
+    ctx.step_once(  # shown once, whether 3° or 4° reads it first
+        "5°, 1re phrase",
+        "CO2 {co2} g/km, the emissions deemed to meet CGI art. 1007 bis after the 1011 bis abatement",
+        co2=co2,
+    )
     return co2
 
 
@@ -206,35 +183,13 @@ def _critair(ctx: Ctx[R], paragraph: str) -> CritAir:
     return ctx.need(critair, "vehicle.critair", paragraph)
 
 
-def _crit_air_1(ctx: Ctx[R], found: _Examined) -> list[Candidate]:
+def _crit_air_1(ctx: Ctx[R]) -> list[Candidate]:
     """3°: cars and vans classed « 1 », ≤ 50 000 €, under the 132/137 g (104/109 g) ceilings."""
     cost = ctx.need(ctx.row.vehicle_acquisition_cost, "vehicle.acquisition_cost", "3°")
-
-    def price() -> bool:
-        if cost > ctx.money("c3_price_max"):
-            found.miss("3°: cost {cost:€} > {c3_price_max:€}", cost=cost)
-            return False
-        return True
-
-    def household() -> bool:
-        if not rules.is_low_income(ctx, "3° a)"):
-            found.miss("3°: a) and b) both require a natural person with a reference income per share ≤ {income_max:€}")
-            return False
-        return True
-
-    def classed_1() -> bool:
-        if (critair := _critair(ctx, "3°")) is not CLASS_1:
-            found.miss("3°: classed « {critair} », not « 1 »", critair=critair)
-            return False
-        return True
-
-    def co2_ceiling() -> bool:
-        if not rules.meets_co2_ceiling(ctx, _co2(ctx, "3°", found)):
-            found.miss("3°: CO2 above the ceiling for this vehicle")
-            return False
-        return True
-
-    if not _all_met(price, classed_1, household, co2_ceiling):
+    if cost > ctx.money("c3_price_max"):  # known: no other fact of 3° is asked
+        ctx.miss("3°: cost {cost:€} > {c3_price_max:€}", cost=cost)
+        return []
+    if not _all_met(ctx, _classed_1, _low_income_household, _under_co2_ceiling):
         return []
     amount = ctx.cap("3° a)", ctx.money("c3_low_income_amount"), cost, "limit: the acquisition cost TTC")
     candidates = [
@@ -250,7 +205,28 @@ def _crit_air_1(ctx: Ctx[R], found: _Examined) -> list[Candidate]:
     return candidates
 
 
-def _all_met(*conditions: Callable[[], bool]) -> bool:
+def _classed_1(ctx: Ctx[R]) -> bool:
+    if (critair := _critair(ctx, "3°")) is not CLASS_1:
+        ctx.miss("3°: classed « {critair} », not « 1 »", critair=critair)
+        return False
+    return True
+
+
+def _low_income_household(ctx: Ctx[R]) -> bool:
+    if not rules.is_low_income(ctx, "3° a)"):
+        ctx.miss("3°: a) and b) both require a natural person with a reference income per share ≤ {income_max:€}")
+        return False
+    return True
+
+
+def _under_co2_ceiling(ctx: Ctx[R]) -> bool:
+    if not rules.meets_co2_ceiling(ctx, _co2(ctx, "3°")):
+        ctx.miss("3°: CO2 above the ceiling for this vehicle")
+        return False
+    return True
+
+
+def _all_met(ctx: Ctx[R], *conditions: Callable[[Ctx[R]], bool]) -> bool:
     """Whether every condition of a paragraph is met; a fact missing for one is asked only if no other fails.
 
     A purchase that another condition already excludes is not asked for the facts of the first ones (an
@@ -258,7 +234,7 @@ def _all_met(*conditions: Callable[[], bool]) -> bool:
     pending: MissingFact | None = None
     for condition in conditions:
         try:
-            if not condition():
+            if not condition(ctx):
                 return False
         except MissingFact as missing:
             pending = pending or missing
@@ -267,19 +243,19 @@ def _all_met(*conditions: Callable[[], bool]) -> bool:
     return True
 
 
-def _plug_in(ctx: Ctx[R], found: _Examined) -> list[Candidate]:
+def _plug_in(ctx: Ctx[R]) -> list[Candidate]:
     """4°: cars and vans of 21–50 g/km classed « électrique » or « 1 », ≤ 50 000 €."""
-    co2 = _co2(ctx, "4°", found)
+    co2 = _co2(ctx, "4°")
     if not ctx.count("c4_co2_min") <= co2 <= ctx.count("c4_co2_max"):
-        found.miss("4°: CO2 {co2} g/km is not between {c4_co2_min} and {c4_co2_max} g/km", co2=co2)
+        ctx.miss("4°: CO2 {co2} g/km is not between {c4_co2_min} and {c4_co2_max} g/km", co2=co2)
         return []
     cost = ctx.need(ctx.row.vehicle_acquisition_cost, "vehicle.acquisition_cost", "4°")
     if cost > ctx.money("c4_price_max"):
-        found.miss("4°: cost {cost:€} > {c4_price_max:€}", cost=cost)
+        ctx.miss("4°: cost {cost:€} > {c4_price_max:€}", cost=cost)
         return []
     critair = _critair(ctx, "4°")
     if critair is not ELECTRIC_CLASS and critair is not CLASS_1:
-        found.miss("4°: classed « {critair} », neither « électrique » nor « 1 »", critair=critair)
+        ctx.miss("4°: classed « {critair} », neither « électrique » nor « 1 »", critair=critair)
         return []
     ctx.step(
         "4°",

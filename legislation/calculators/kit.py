@@ -5,7 +5,9 @@ A calculator is written **once**: a module with ``FACTS`` (the request paths it 
 money in integer cents, kW/kWh/km in thousandths, CO2 and months as plain integers), its version's numbers
 through ``ctx.money`` / ``ctx.count`` / ``ctx.qty`` / ``ctx.rate``, and says what it applies with
 ``ctx.step``, ``ctx.read`` (a reading of an ambiguous text) and ``ctx.assume`` (a condition of a text not
-on file, taken as asserted). It ends with ``ctx.award``, ``ctx.refuse`` or ``ctx.best``.
+on file, taken as asserted); ``ctx.step_once`` shows a step only the first time, and ``ctx.miss`` keeps why a
+case is not met, for ``ctx.refuse_missed`` to list. It ends with ``ctx.award``, ``ctx.refuse``,
+``ctx.refuse_missed`` or ``ctx.best``.
 
 The same calculator runs in two contexts:
 
@@ -145,6 +147,7 @@ class Candidate:
     paragraph: str
     reason: str  # a template (see :class:`Explain`)
     values: Mapping[str, Any] | None = None
+    citation: str | None = None  # the full citation when another text gives this amount (a cumulation rule)
 
 
 class Ctx(Generic[R]):
@@ -292,7 +295,22 @@ class Ctx(Generic[R]):
     def read(self, reading_id: str, text: str) -> None:
         """The reading chosen where a text is ambiguous."""
 
+    def step_once(self, paragraph: str, text: str, /, **values: Any) -> None:
+        """A step shown only the first time the calculation reaches it (a fact two paragraphs read)."""
+
+    def miss(self, template: str, /, **values: Any) -> None:
+        """Why one case of a paragraph is not met: kept for :meth:`refuse_missed`, which lists them."""
+
+    def refuse_missed(self, paragraph: str) -> R:
+        """The refusal when none of the cases examined is met, its reason the :meth:`miss` recorded (the lean
+        contexts record none: their refusal has no reason)."""
+        return self.refuse(paragraph, "")
+
     def award(self, amount: int, paragraph: str, reason: str, /, **values: Any) -> R:
+        raise NotImplementedError
+
+    def award_at(self, citation: str, amount: int, reason: str, /, **values: Any) -> R:
+        """An award another text gives (full ``citation``): the aid kept where two aids cannot be cumulated."""
         raise NotImplementedError
 
     def refuse(self, paragraph: str, reason: str, citation_override: str | None = None, /, **values: Any) -> R:
@@ -308,6 +326,11 @@ class Ctx(Generic[R]):
         for other in candidates[1:]:
             if other.amount > kept.amount:
                 kept = other
+        return self._kept(kept)
+
+    def _kept(self, kept: Candidate) -> R:
+        if kept.citation is not None:
+            return self.award_at(kept.citation, kept.amount, kept.reason, **(kept.values or {}))
         return self.award(kept.amount, kept.paragraph, kept.reason, **(kept.values or {}))
 
     def reworded(self, result: R, prefix: str) -> R:
@@ -322,6 +345,9 @@ class Lean(Ctx[Outcome]):
 
     def award(self, amount: int, paragraph: str, reason: str, /, **values: Any) -> Outcome:
         return self.scheme, COMPUTED, amount, True, self.vid, self.cite(paragraph), None
+
+    def award_at(self, citation: str, amount: int, reason: str, /, **values: Any) -> Outcome:
+        return self.scheme, COMPUTED, amount, True, self.vid, citation, None
 
     def refuse(self, paragraph: str, reason: str, citation_override: str | None = None, /, **values: Any) -> Outcome:
         return self.scheme, COMPUTED, 0, False, self.vid, citation_override or self.cite(paragraph), None
@@ -376,7 +402,7 @@ class UndeclaredFact(AttributeError):
 class Explain(Ctx[Award]):
     """The explaining context: every step cited, every reading and assumption kept, an :class:`Award`."""
 
-    __slots__ = ("steps", "assumptions", "readings", "alternatives", "allowed")
+    __slots__ = ("steps", "assumptions", "readings", "alternatives", "allowed", "misses", "missed")
 
     def __init__(
         self, version: Version, relied: Mapping[str, Version] | None = None, facts: tuple[str, ...] | None = None
@@ -387,6 +413,8 @@ class Explain(Ctx[Award]):
         self.assumptions: list[str] = []
         self.readings: list[Reading] = []
         self.alternatives: list[Step] = []
+        self.misses: list[str] = []  # the templates of :meth:`miss`, in order, and their values
+        self.missed: dict[str, Any] = {}
 
     def start(self, row: Row, decisive_date: date, open_branches: frozenset[str]) -> None:
         super().start(row, decisive_date, open_branches)
@@ -410,6 +438,18 @@ class Explain(Ctx[Award]):
     def read(self, reading_id: str, text: str) -> None:
         if all(r.id != reading_id for r in self.readings):
             self.readings.append(Reading(id=reading_id, text=text))
+
+    def step_once(self, paragraph: str, text: str, /, **values: Any) -> None:
+        step = Step(citation=self.cite(paragraph), text=self.text(text, values), amount=None)
+        if step not in self.steps:
+            self.steps.append(step)
+
+    def miss(self, template: str, /, **values: Any) -> None:
+        self.misses.append(template)
+        self.missed.update(values)
+
+    def refuse_missed(self, paragraph: str) -> Award:
+        return self.refuse(paragraph, "; ".join(self.misses), **self.missed)
 
     def rate(self, paragraph: str, rate: str, base: int, base_label: str) -> int:
         amount = super().rate(paragraph, rate, base, base_label)
@@ -456,17 +496,20 @@ class Explain(Ctx[Award]):
             if other is not kept:
                 self.alternatives.append(
                     Step(
-                        citation=self.cite(other.paragraph),
+                        citation=other.citation or self.cite(other.paragraph),
                         text=self.text(other.reason, other.values or {}),
                         amount=_euros(other.amount),
                     )
                 )
         if len(candidates) > 1:
             self.read("alternative-cases-most-favourable", why)
-        return self.award(kept.amount, kept.paragraph, kept.reason, **(kept.values or {}))
+        return self._kept(kept)
 
     def award(self, amount: int, paragraph: str, reason: str, /, **values: Any) -> Award:
         return self.result(_euros(amount), True, self.cite(paragraph), self.text(reason, values))
+
+    def award_at(self, citation: str, amount: int, reason: str, /, **values: Any) -> Award:
+        return self.result(_euros(amount), True, citation, self.text(reason, values))
 
     def refuse(self, paragraph: str, reason: str, citation_override: str | None = None, /, **values: Any) -> Award:
         return self.result(Decimal("0.00"), False, citation_override or self.cite(paragraph), self.text(reason, values))

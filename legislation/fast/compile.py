@@ -15,11 +15,13 @@ once per version when the engine starts:
      version's numbers) become the integer constant — a name the version does not give, or a value that is
      not whole at its scale, keeps the call, which raises the :class:`~legislation.errors.CatalogueError`;
    - ``ctx.rate(p, "x", base, label)`` becomes ``(N * base + H) // D`` with :func:`~kit.rate_terms` of the
-     version's parameter (``ctx.per_unit`` likewise, in thousandths): the same integers as the contexts;
+     version's parameter (``ctx.per_unit`` likewise, in thousandths): the same integers as the contexts; a
+     rate named only at run time reads its terms from the version's table (``_numbers_rates[name]``);
    - ``ctx.cap`` / ``ctx.floor`` become a comparison; ``ctx.is_open(b)`` becomes ``b in ctx.open_branches``;
-   - ``ctx.step`` / ``ctx.step_at`` / ``ctx.assume`` / ``ctx.read`` statements are dropped — **only** when
-     every argument is free of effects (constants, names, attribute reads, arithmetic, comparisons,
-     f-strings…); a call in an argument (a ``ctx.need`` that may raise, say) keeps the statement as it is;
+   - ``ctx.step`` / ``ctx.step_at`` / ``ctx.step_once`` / ``ctx.miss`` / ``ctx.assume`` / ``ctx.read``
+     statements are dropped — **only** when every argument is free of effects (constants, names, attribute
+     reads, arithmetic, comparisons, f-strings…); a call in an argument (a ``ctx.need`` that may raise, say)
+     keeps the statement as it is;
    - ``ctx.award`` / ``ctx.refuse`` / ``ctx.not_covered`` with a literal paragraph become the outcome tuple
      the :class:`~kit.Lean` context would return, its citation formatted once;
    - ``ctx.need(x, "f", "p")`` becomes ``(t if (t := x) is not None else ctx.need(None, "f", "p"))``, so the
@@ -86,7 +88,7 @@ CALCULATORS_PACKAGE = "legislation.calculators."
 CTX = "ctx"  # the name every calculator gives its context (``self`` in the kit's methods, renamed)
 
 # The recording methods: they return None and, in the lean context, do nothing.
-RECORDING = frozenset({"step", "step_at", "assume", "read"})
+RECORDING = frozenset({"step", "step_at", "step_once", "miss", "assume", "read"})
 # The kit methods the rewriter handles itself; any other method of Ctx that Lean does not override is a rule
 # of the kit (``cost_with_battery``, ``lease_refusal``…) and is compiled like a calculator's function.
 HANDLED = RECORDING | frozenset(
@@ -548,7 +550,23 @@ class Rewriter(ast.NodeTransformer):
         if args is None or not (self.pure(args[0]) and self.pure(args[3])):
             return None
         name = self.literal(args[1])
-        terms = self.scale_value(self.numbers.params, scale, name) if name is not None else None
+        if name is None:  # a name known only at run time: its terms read from the version's table (raises alike)
+            if self.no_walrus or not self.pure(args[1]):
+                return None
+            table = self.hoist(f"{NUMBERS}{scale}", getattr(self.numbers.params, scale))
+            t = self.temp()
+            read = ast.NamedExpr(
+                target=ast.Name(id=t, ctx=ast.Store()), value=ast.Subscript(value=table, slice=args[1], ctx=ast.Load())
+            )
+
+            def term(i: int, of: ast.expr) -> ast.expr:
+                return ast.Subscript(value=of, slice=ast.Constant(i), ctx=ast.Load())
+
+            # (base * (t := table[name])[0] + t[1]) // t[2]: the base evaluated first, as the call's arguments are
+            product = ast.BinOp(left=args[2], op=ast.Mult(), right=term(0, read))
+            total = ast.BinOp(left=product, op=ast.Add(), right=term(1, ast.Name(id=t, ctx=ast.Load())))
+            return ast.BinOp(left=total, op=ast.FloorDiv(), right=term(2, ast.Name(id=t, ctx=ast.Load())))
+        terms = self.scale_value(self.numbers.params, scale, name)
         if terms is None:
             return None
         n, h, d = terms

@@ -72,16 +72,21 @@ class VersionPlan:
     kernel: Kernel
     clauses: tuple[tuple[TransitionalClause, VersionPlan | None], ...] = field(default=())
     vid: str = ""
+    scheme_name: str = ""
+    inline: tuple[frozenset[str] | None, ...] = field(default=())  # each clause's branches when it keeps inline
     # No clause can be open for a decisive day after ``deadline`` or an order on or after ``order_until``:
     # the common case is told in two comparisons, without testing each clause.
     deadline: date = date.min
     order_until: date = date.min
+    scheme_plan: SchemePlan | None = None  # its scheme's timeline (an « in force on D » clause looks D up there)
 
     def __post_init__(self) -> None:
         self.vid = self.version.id
+        self.scheme_name = self.version.scheme.value if self.version.scheme else ""  # an enum's value: slow to read
 
     def set_clauses(self, clauses: tuple[tuple[TransitionalClause, VersionPlan | None], ...]) -> None:
         self.clauses = clauses
+        self.inline = tuple(frozenset(c.branches) if c.keeps is KeepMode.INLINE else None for c, _ in clauses)
         if any(c.yearly for c, _ in clauses):  # a clause that repeats every year: always tested
             self.deadline, self.order_until = date.max, date.max
         elif clauses:
@@ -89,13 +94,15 @@ class VersionPlan:
             self.order_until = max(c.order_limit + timedelta(days=1) for c, _ in clauses)
 
 
-# The short path of a decisive day for a shared scheme tuple: (each scheme's kernel, the latest clause deadline,
-# the latest order limit of their versions).
-ShortPath = tuple[tuple[Kernel, ...], date, date]
-
 # What a decisive day gives for one scheme: (the version's kernel, the clauses' latest deadline and order
 # limit, the version's plan — None in a gap).
 Dispatch = tuple[Kernel, date, date, "VersionPlan | None"]
+
+# The short path of a decisive day for a shared scheme tuple: (the first scheme's kernel, the second's or None,
+# every scheme's kernel, the order date from which no clause of their versions can be open that day —
+# date.min when the day is past every clause's deadline — and each scheme's dispatch, for the other rows).
+# Schemes are one or two: no loop for them.
+ShortPath = tuple[Kernel, "Kernel | None", tuple[Kernel, ...], date, tuple[Dispatch, ...]]
 
 
 class SchemePlan:
@@ -145,12 +152,13 @@ class Engine:
         for plan in plans.values():
             plan.set_clauses(tuple((c, plans.get(c.kept_version_id or "")) for c in plan.version.transitional))
         self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
+        for scheme_plan in self.schemes.values():
+            for version_plan in scheme_plan.plans:
+                version_plan.scheme_plan = scheme_plan
         self._plans_of = {id(t): (t, tuple(self.schemes[s] for s in t)) for t in SCHEME_TUPLES}
-        # For each shared scheme tuple: decisive day → (the kernels of its schemes, the latest clause deadline,
-        # the latest order limit) — the short path below.
-        self._days: dict[int, tuple[tuple[Scheme, ...], dict[date, ShortPath]]] = {
-            id(t): (t, {}) for t in SCHEME_TUPLES
-        }
+        # For each shared scheme tuple, by its id: decisive day → the short path below. The shared tuples live as
+        # long as the process, so a row's tuple with one of their ids is that very tuple.
+        self._days: dict[int, dict[date, ShortPath]] = {id(t): {} for t in SCHEME_TUPLES}
         self.compiled = sorted(plans)
         # Schemes whose versions are not all decided by the invoice / first rent (décret 2007-1873): a lease's
         # decisive date then depends on the version (resolver.version_for), so such rows take that rule.
@@ -201,26 +209,31 @@ class Engine:
         schemes = row.schemes
         if row.acquisition is LEASE and self.eventful and _dated_before(row, self.eventful_until):
             return self.resolved(row, day)
-        days = self._days.get(id(schemes))
-        if days is not None and days[0] is schemes:
-            try:
-                kernels, deadline, order_until = days[1][day]
-            except KeyError:
-                kernels, deadline, order_until = self._short_path(schemes, days[1], day)
-            if order is None or day > deadline or order >= order_until:
-                if len(kernels) == 1:  # one scheme (most rows): no loop
-                    return [kernels[0](row, NO_BRANCHES, day)]
-                return [kernel(row, NO_BRANCHES, day) for kernel in kernels]
-        return self.resolved(row, day)
+        try:
+            first, second, kernels, order_until, dispatches = self._days[id(schemes)][day]
+        except KeyError:
+            days = self._days.get(id(schemes))
+            if days is None:  # not a shared scheme tuple
+                return self.resolved(row, day)
+            first, second, kernels, order_until, dispatches = self._short_path(schemes, days, day)
+        if order is None or order >= order_until:
+            if second is None:  # one scheme (most rows)
+                return [first(row, NO_BRANCHES, day)]
+            if len(kernels) == 2:
+                return [first(row, NO_BRANCHES, day), second(row, NO_BRANCHES, day)]
+            return [kernel(row, NO_BRANCHES, day) for kernel in kernels]
+        if second is None:  # an order date that may open a clause: each scheme's clauses tested
+            return [self._dispatched(row, day, order, dispatches[0])]
+        return [self._dispatched(row, day, order, dispatch) for dispatch in dispatches]
 
     def _short_path(self, schemes: tuple[Scheme, ...], days: dict[date, ShortPath], day: date) -> ShortPath:
-        kernels: list[Kernel] = []
-        deadline = order_until = date.min
-        for scheme in schemes:
-            kernel, plan_deadline, plan_order_until, _ = self.schemes[scheme].find(day)
-            kernels.append(kernel)
-            deadline, order_until = max(deadline, plan_deadline), max(order_until, plan_order_until)
-        found = (tuple(kernels), deadline, order_until)
+        dispatches = tuple(self.schemes[scheme].find(day) for scheme in schemes)
+        kernels = tuple(d[0] for d in dispatches)
+        deadline = max(d[1] for d in dispatches)
+        order_until = max(d[2] for d in dispatches)
+        if day > deadline:
+            order_until = date.min  # past every clause's deadline: none opens, whatever the order
+        found = (kernels[0], kernels[1] if len(kernels) > 1 else None, kernels, order_until, dispatches)
         if len(days) < _CACHE_LIMIT:
             days[day] = found
         return found
@@ -244,18 +257,38 @@ class Engine:
             if version is None or order is None or scheme_day > deadline or order >= order_until:
                 results.append(kernel(row, NO_BRANCHES, scheme_day))  # no clause can be open
             else:
-                results.append(self._with_clauses(row, version, scheme_day, order, plan))
+                results.append(self._with_clauses(row, version, scheme_day, order))
         return results
 
-    def _with_clauses(
-        self, row: Row, plan: VersionPlan, day: date, order: date, scheme_plan: SchemePlan
-    ) -> Outcome:
+    def _dispatched(self, row: Row, day: date, order: date, dispatch: Dispatch) -> Outcome:
+        """One scheme of a row whose order date may open a clause (``dispatch``: its version on ``day``)."""
+        kernel, deadline, order_until, plan = dispatch
+        if plan is None or day > deadline or order >= order_until:
+            return kernel(row, NO_BRANCHES, day)  # no clause of this scheme's version can be open
+        return self._with_clauses(row, plan, day, order)
+
+    def _with_clauses(self, row: Row, plan: VersionPlan, day: date, order: date) -> Outcome:
         """resolver.calculate for a version whose clauses may be open, with the resolver's rules."""
         registered = row.vehicle_previously_registered
-        opened = [c for c in plan.clauses if clause_opens(c[0], order, day, registered)]
-        inline = frozenset(b for c, _ in opened if c.keeps is KeepMode.INLINE for b in c.branches)
-        current = plan.kernel(row, inline, day)
-        others = [_kept(c, kept, row, day, scheme_plan) for c, kept in opened if c.keeps is not KeepMode.INLINE]
+        clauses = plan.clauses
+        if len(clauses) == 1:  # one clause (most versions that have any): no loop
+            clause, kept = clauses[0]
+            if not clause_opens(clause, order, day, registered):
+                return plan.kernel(row, NO_BRANCHES, day)
+            branches = plan.inline[0]
+            if branches is not None:
+                return plan.kernel(row, branches, day)
+            current = plan.kernel(row, NO_BRANCHES, day)
+            others = [_kept(clause, kept, row, day, plan)]
+        else:
+            opened = [i for i, (c, _) in enumerate(clauses) if clause_opens(c, order, day, registered)]
+            inline = frozenset(b for i in opened if (branches := plan.inline[i]) is not None for b in branches)
+            current = plan.kernel(row, inline, day)
+            others = [
+                _kept(clause, kept, row, day, plan)
+                for clause, kept in (clauses[i] for i in opened)
+                if clause.keeps is not KeepMode.INLINE
+            ]
         if not others:
             return current
         kept_outcome, kept_by, not_on_file = keep(current, others, _amount)
@@ -265,7 +298,7 @@ class Engine:
             amount = None  # the version due is not on file: its amount is not known
         kept_id = kept_outcome[4] if kept_by is not None else None
         return (
-            plan.version.scheme.value if plan.version.scheme else "",
+            plan.scheme_name,
             status,
             amount,
             kept_outcome[3],
@@ -286,12 +319,12 @@ def _dated_before(row: Row, until: date) -> bool:
 
 
 def _kept(
-    clause: TransitionalClause, kept: VersionPlan | None, row: Row, day: date, scheme_plan: SchemePlan
+    clause: TransitionalClause, kept: VersionPlan | None, row: Row, day: date, plan: VersionPlan
 ) -> tuple[TransitionalClause, Outcome | None]:
     """The outcome an open « previous », « more favourable » or « in force on D » clause keeps (None: not on file)."""
-    if clause.keeps is KeepMode.IN_FORCE_ON:
+    if clause.keeps is KeepMode.IN_FORCE_ON and plan.scheme_plan is not None:
         day = clause.kept_rules_date(day) or day
-        kept = scheme_plan.find(day)[3]
+        kept = plan.scheme_plan.find(day)[3]
     return clause, kept.kernel(row, NO_BRANCHES, day) if kept is not None else None
 
 

@@ -61,7 +61,8 @@ def test_decimals_dates_and_unicode_round_trip_exactly(
 def test_the_reference_calculator_reads_these_facts() -> None:
     # Read from bonus_2020_06_01.py: ctx.need on category, co2, city range, lead battery, power, its basis,
     # kWh; ctx.vehicle.energy (3°); kit.cost_with_battery (cost + battery rental); kit caps (person kind);
-    # kit.lease_refusal (acquisition, lease_duration_months: the two-year lease of D. 251-1).
+    # kit.lease_refusal (acquisition, lease_duration_months: the two-year lease of D. 251-1); the used-vehicle
+    # condition of D. 251-1, 2° (previously_registered).
     assert calculator_facts("bonus_2020_06_01") == (
         "acquisition",
         "buyer.person_kind",
@@ -75,6 +76,7 @@ def test_the_reference_calculator_reads_these_facts() -> None:
         "vehicle.energy",
         "vehicle.net_max_power_kw",
         "vehicle.power_basis",
+        "vehicle.previously_registered",
         "vehicle.uses_lead_battery",
     )
 

@@ -51,6 +51,24 @@ def test_schemes_give_coverage_and_declared_gaps(client: TestClient) -> None:
     assert premium["coverage"] == {"first_day": None, "last_day": None, "open_ended": False, "versions": 0}
 
 
+def test_schemes_measure_the_days_answered_from_2008_to_mid_2025(client: TestClient) -> None:
+    bonus, premium = ok(client.get("/v1/schemes"), public.SchemesOut)["schemes"]
+    measured = bonus["measured"]
+    # 2008-01-01 → 2025-06-30 inclusive = 6 391 days. Versions 2020-06-01 → 2021-07-01: June–December 2020 (214)
+    # + January–June 2021 (181) = 395. Gap 2019-01-01 → 2020-06-01: 365 + 152 (January–May 2020, leap) = 517.
+    # Nothing: 6 391 − 395 − 517 = 5 479 (2008-01-01 → 2018-12-31 and 2021-07-01 → 2025-06-30).
+    assert (measured["from"], measured["to"], measured["days"]) == ("2008-01-01", "2025-06-30", 6391)
+    assert measured["in_versions"]["days"] == 395 == sum(measured["in_versions"]["by_provenance"].values())
+    assert measured["in_declared_gaps"] == {"days": 517, "share": "8.0"}  # 517 / 6 391 = 8.08 %
+    assert measured["with_nothing"]["days"] == 5479
+    first, last = measured["with_nothing"]["periods"]
+    assert (first["start"], first["last_day"]) == ("2008-01-01", "2018-12-31")
+    assert first["nearest_versions"]["before"] is None
+    assert first["nearest_versions"]["after"]["version_id"] == REFERENCE
+    assert (last["start"], last["nearest_versions"]["before"]["version_id"]) == ("2021-07-01", SUCCESSOR)
+    assert premium["measured"]["with_nothing"]["days"] == 6391
+
+
 def test_versions_give_the_timeline_in_date_order(client: TestClient) -> None:
     doc = ok(client.get("/v1/schemes/bonus/versions"), public.TimelineOut)
     assert [v["version_id"] for v in doc["versions"]] == [REFERENCE, SUCCESSOR]

@@ -300,14 +300,20 @@ def test_decree_2019_1526_art2_open_for_a_2019_order_invoiced_by_23_september_20
     [
         ("2020-01-01", "2020-07-15", False),  # ordered on the decree's entry into force: not « avant cette date »
         ("2019-12-31", "2020-09-24", False),  # invoiced after 23 September 2020
-        (
-            "2019-12-31",
-            "2020-07-15",
-            True,
-        ),  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
     ],
 )
 def test_decree_2019_1526_art2_closed(catalogue: Catalogue, order: str, invoice: str, registered: bool) -> None:
     r = _with_order(catalogue, order, invoice, previously_registered=registered)
     assert [c.open for c in r.resolution.clauses] == [False]
     assert r.status == "computed" and r.award is not None and r.award.amount == Decimal("5000.00")
+
+
+def test_decree_2019_1526_art2_closed_to_a_used_vehicle_which_d251_1_2_refuses(catalogue: Catalogue) -> None:
+    # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »: the clause stays closed, and the
+    # vehicle the request says was registered before is refused under D. 251-1, 2° (never paid on an assumption).
+    r = _with_order(catalogue, "2019-12-31", "2020-07-15", previously_registered=True)
+    assert [c.open for c in r.resolution.clauses] == [False]
+    assert r.status == "computed" and r.award is not None
+    assert r.award.amount == Decimal("0.00") and r.award.eligible is False
+    assert r.award.paragraph == "C. énergie, art. D. 251-1, 2°"
+    assert not any("never registered" in a for a in r.award.assumptions)

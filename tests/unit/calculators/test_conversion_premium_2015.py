@@ -490,7 +490,7 @@ def test_no_order_date_computes_the_version_in_force(catalogue: Catalogue) -> No
         ("2015-04-01", AMENDED),
         ("2015-12-31", AMENDED),
         ("2016-01-01", None),
-        ("2014-12-31", None),
+        ("2014-12-31", "decret-2007-1873-art4.2012-01-01"),  # the majoration of décret 2007-1873, art. 4 (200 €)
     ],
 )
 def test_periods(catalogue: Catalogue, invoice: str, version: str | None) -> None:
