@@ -201,6 +201,14 @@ def decisive_date(purchase: Purchase) -> tuple[date, str]:
     return decisive_day(as_row(purchase))
 
 
+def order_passes(clause: TransitionalClause, order: date) -> bool:
+    """The clause's order test against its (first) order limit: « commandés avant le … » (<) or « au plus tard
+    le … » (≤). A yearly clause's limit for a given decisive date is :meth:`TransitionalClause.limits`."""
+    if clause.order_test is OrderTest.ORDERED_BEFORE:
+        return order < clause.order_limit
+    return order <= clause.order_limit
+
+
 def clause_opens(
     clause: TransitionalClause, order: date, decisive: date, previously_registered: bool | None
 ) -> bool | None:

@@ -35,6 +35,14 @@ class Parameter:
     paragraph: str
     quote: str  # verbatim words of the text; the loader checks they are in it
     unit: ParameterUnit  # what the number counts; the loader checks the value is written in the quote
+    # What the law means by it, the same across versions whose parameters are named differently (« ev_cap » in
+    # 2017, « ev_cap_natural » in 2020); a dotted notion is a part of a split one (« ev_cap.natural_person »).
+    notion: str | None = None
+
+    @property
+    def notion_key(self) -> str:
+        """The notion, or the name when the version gives none."""
+        return self.notion or self.name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

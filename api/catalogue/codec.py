@@ -49,12 +49,15 @@ def source_from_json(doc: Json) -> Source:
 
 
 def parameter_to_json(parameter: Parameter) -> Json:
-    return {
+    doc = {
         "value": str(parameter.value),
         "paragraph": parameter.paragraph,
         "quote": parameter.quote,
         "unit": parameter.unit.value if parameter.unit is not None else None,
     }
+    if parameter.notion is not None:  # only when given: the documents of versions without one are unchanged
+        doc["notion"] = parameter.notion
+    return doc
 
 
 def parameter_from_json(name: str, doc: Json) -> Parameter:
@@ -66,6 +69,7 @@ def parameter_from_json(name: str, doc: Json) -> Parameter:
         paragraph=doc["paragraph"],
         quote=doc["quote"],
         unit=unit,  # type: ignore[arg-type]
+        notion=doc.get("notion"),
     )
 
 

@@ -1,5 +1,9 @@
 """What changed between two versions of the same article: text (unified and word by word), numbers, metadata.
 
+The same article includes its codification: two texts of the same scheme and role are wordings of one provision
+(décret 2014-1672 art. 3 → C. énergie D. 251-7, both the bonus amounts), and their numbers are matched by
+notion (« car_zero_cap » → « ev_cap »). Pure whitespace changes (spaces, line breaks) are not changes.
+
 Words are compared as tokens that keep French numbers whole: « 6 300 » (thousands separated by a space,
 a no-break or a narrow no-break space) is one token, so a change reads « 6 300 → 6 000 », not « 300 → 000 ».
 """
@@ -25,7 +29,7 @@ class DifferentArticles(Exception):
     def __init__(self, a: Version, b: Version) -> None:
         super().__init__(
             f"{a.id} is a version of {a.article} ({a.citation}) and {b.id} of {b.article} ({b.citation}); "
-            "a diff compares two versions of the same article"
+            "a diff compares two versions of the same article, or of its codification (the same scheme and role)"
         )
         self.a = a
         self.b = b
@@ -33,21 +37,32 @@ class DifferentArticles(Exception):
 
 def diff_versions(a: Version, b: Version) -> dict[str, Any]:
     """The diff document of ``GET /v1/versions/{a}/diff/{b}`` (from ``a`` to ``b``)."""
-    if a.article != b.article:
+    if not is_same_provision(a, b):
         raise DifferentArticles(a, b)
     segments = word_diff(a.text, b.text)
     return {
-        "article": a.article,
+        "article": b.article,
         "citation": b.citation,
+        "codification": None if a.article == b.article else {"from_article": a.article, "to_article": b.article,
+                                                               "from_citation": a.citation, "to_citation": b.citation},
         "from": _ref(a),
         "to": _ref(b),
-        "identical_text": a.text == b.text,
+        "identical_text": _blank_free(a.text) == _blank_free(b.text),
         "unified_diff": unified_diff(a, b),
         "changes": changes(segments, b.text),
         "words": segments,
         "parameters": parameter_changes(a, b),
         "metadata": metadata_changes(a, b),
     }
+
+
+def is_same_provision(a: Version, b: Version) -> bool:
+    """The same article, or its codification: another article with the same scheme and role."""
+    return a.article == b.article or (a.scheme is b.scheme and a.role is b.role)
+
+
+def _blank_free(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _ref(version: Version) -> dict[str, Any]:
@@ -61,10 +76,10 @@ def _ref(version: Version) -> dict[str, Any]:
 
 
 def unified_diff(a: Version, b: Version) -> str:
-    lines = difflib.unified_diff(
-        a.text.splitlines(), b.text.splitlines(), fromfile=a.id, tofile=b.id, lineterm=""
-    )
-    return "\n".join(lines) + "\n" if a.text != b.text else ""
+    old = [_blank_free(line) for line in a.text.splitlines() if line.strip()]
+    new = [_blank_free(line) for line in b.text.splitlines() if line.strip()]
+    lines = difflib.unified_diff(old, new, fromfile=a.id, tofile=b.id, lineterm="")
+    return "\n".join(lines) + "\n" if old != new else ""
 
 
 def tokens(text: str) -> list[str]:
@@ -78,9 +93,11 @@ def word_diff(old: str, new: str) -> list[dict[str, Any]]:
     segments: list[dict[str, Any]] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         before, after = "".join(a[i1:i2]), "".join(b[j1:j2])
-        if op == "equal":
-            segments.append({"op": "equal", "text": before})
-        elif op == "replace":
+        if op == "equal" or not (before.strip() or after.strip()):  # a pure whitespace change is no change
+            if after:
+                segments.append({"op": "equal", "text": after})
+            continue
+        if op == "replace":
             segments.append({"op": "replace", "from": before, "to": after})
         elif op == "delete":
             segments.append({"op": "delete", "from": before})
@@ -166,13 +183,18 @@ def _first_words(text: str) -> str:
 def parameter_changes(a: Version, b: Version) -> list[dict[str, Any]]:
     """The numbers of the barème that differ (null where a version does not have the parameter)."""
     out = []
-    for name in sorted(a.parameters.keys() | b.parameters.keys()):
-        pa, pb = a.parameters.get(name), b.parameters.get(name)
+    by_a = {p.notion_key: p for p in a.parameters.values()}
+    by_b = {p.notion_key: p for p in b.parameters.values()}
+    for notion in sorted(by_a.keys() | by_b.keys()):
+        pa, pb = by_a.get(notion), by_b.get(notion)
         old = str(pa.value) if pa else None
         new = str(pb.value) if pb else None
         where = pb or pa
         if old != new and where is not None:
-            out.append({"name": name, "from": old, "to": new, "paragraph": where.paragraph})
+            change = {"name": where.name, "from": old, "to": new, "paragraph": where.paragraph}
+            if pa is not None and pb is not None and pa.name != pb.name:
+                change |= {"notion": notion, "from_name": pa.name}
+            out.append(change)
     return out
 
 

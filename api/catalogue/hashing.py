@@ -91,10 +91,7 @@ def hashed_document(version: Version, text_bytes: bytes) -> dict[str, Any]:
         "provenance": version.provenance.value,
         "period_confidence": version.period_confidence,
         "calculator": version.calculator,
-        "parameters": {
-            name: {"value": str(p.value), "unit": _plain(p.unit), "paragraph": p.paragraph, "quote": p.quote}
-            for name, p in version.parameters.items()
-        },
+        "parameters": {name: _parameter(p) for name, p in version.parameters.items()},
         "transitional": [clause_document(c) for c in version.transitional],
         "relies_on": list(version.relies_on),
         "claim_deadline_months": version.claim_deadline_months,
@@ -178,3 +175,12 @@ def _legacy(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     raise TypeError(type(value))
+
+
+def _parameter(p: Parameter) -> dict[str, Any]:
+    """A parameter's hashed fields; ``notion`` only when given, so that the hash of a version without one is
+    the hash it always had."""
+    doc: dict[str, Any] = {"value": str(p.value), "unit": _plain(p.unit), "paragraph": p.paragraph, "quote": p.quote}
+    if p.notion is not None:
+        doc["notion"] = p.notion
+    return doc

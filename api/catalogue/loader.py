@@ -175,7 +175,9 @@ def _parameter(name: str, spec: ParameterFile, text: str, where: str) -> Paramet
         raise CatalogueError(where, f"{field}.quote", f"{spec.quote!r} is not in text.txt")
     if problem := check_value_in_quote(value, spec.unit, spec.quote):
         raise CatalogueError(where, f"{field}.value", f"parameter {name}: {problem}")
-    return Parameter(name=name, value=value, paragraph=spec.paragraph, quote=spec.quote, unit=spec.unit)
+    return Parameter(
+        name=name, value=value, paragraph=spec.paragraph, quote=spec.quote, unit=spec.unit, notion=spec.notion
+    )
 
 
 def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> TransitionalClause:

@@ -24,6 +24,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    StringConstraints,
     ValidationError,
 )
 
@@ -86,6 +87,10 @@ class ParameterFile(BaseModel):
     """The « alinéa » / « paragraphe » that fixes it: « 1° a) »."""
     quote: Text
     """The verbatim words of text.txt that say the number (the loader checks both)."""
+    notion: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")] | None = None
+    """What the law means by the number, the same across versions that name it differently (« ev_cap » in 2017,
+    « ev_cap_natural » in 2020: both « ev_cap.natural_person »); a dotted notion is a part of a notion the text
+    split (« ev_cap.natural_person », « ev_cap.legal_person » of « ev_cap »). Default: the parameter's name."""
 
 
 class TransitionalFile(BaseModel):

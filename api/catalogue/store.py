@@ -592,7 +592,9 @@ def _version(
         "period_confidence": row.period_confidence,
         "calculator": row.calculator,
         "parameters": {
-            p.name: {"value": p.value, "paragraph": p.paragraph, "quote": p.quote, "unit": p.unit} for p in params
+            p.name: {"value": p.value, "paragraph": p.paragraph, "quote": p.quote, "unit": p.unit}
+            | ({"notion": p.notion} if p.notion is not None else {})
+            for p in params
         },
         "transitional": [_clause_doc(c, sources) for c in clauses],
         "relies_on": list(row.relies_on),

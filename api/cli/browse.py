@@ -159,6 +159,7 @@ def schema(
     version.toml, or of a case file)."""
     from api.purchase.models import CalculationResponse, ResolveResponse
     from api.purchase.request import CalculationRequest
+    from api.purchase.timeline_models import TimelineResponse
 
     if catalogue or cases:
         from api.cases.schema import cases_schema
@@ -172,6 +173,7 @@ def schema(
                 "request": CalculationRequest.model_json_schema(),
                 "calculate_response": CalculationResponse.model_json_schema(),
                 "resolve_response": ResolveResponse.model_json_schema(),
+                "timeline_response": TimelineResponse.model_json_schema(),
             }
         ),
         nl=False,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import typer
 
-from api.cli import batch, browse, cases, catalogue, purchase
+from api.cli import batch, browse, cases, catalogue, parameters, purchase, timeline
 
 app = typer.Typer(
     name="vigueur",
@@ -35,3 +35,5 @@ app.command()(browse.coverage)
 app.command()(browse.show)
 app.command()(browse.schema)
 app.command()(batch.batch)
+app.command()(timeline.timeline)
+app.command()(parameters.parameter)

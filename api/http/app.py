@@ -29,7 +29,9 @@ from api.http.cors import ConfiguredCORS
 from api.http.routes import audit as audit_routes
 from api.http.routes import batch as batch_routes
 from api.http.routes import cases as case_routes
+from api.http.routes import parameters as parameter_routes
 from api.http.routes import purchase as purchase_routes
+from api.http.routes import timeline as timeline_routes
 from api.http.strict_body import refuse_duplicate_keys
 from api.settings import Settings, create_data_dir, get_settings, redact_database_url
 from api.versioning import provenance, software_version
@@ -123,6 +125,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.live = live.LiveCatalogue()  # without the lifespan (tests): checked on every request
     app.add_middleware(ConfiguredCORS, settings=settings)  # outermost: a preflight is never held
     app.include_router(purchase_routes.router)
+    app.include_router(timeline_routes.router)
+    app.include_router(parameter_routes.router)
     app.include_router(audit_routes.router)
     app.include_router(case_routes.router)
     app.include_router(batch_routes.router)

@@ -134,7 +134,7 @@ async def _unknown_version(_: Request, exc: Exception) -> Response:
             errors=[
                 {
                     "field": "version_id",
-                    "message": "no such version; GET /v1/schemes/{scheme}/versions lists them",
+                    "message": "no such version; GET /v1/versions lists every version on file",
                 }
             ],
         )

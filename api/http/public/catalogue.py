@@ -112,6 +112,16 @@ class ParameterChangeOut(BaseModel):
     from_: str | None = Field(alias="from")
     to: str | None
     paragraph: str
+    notion: str | None = Field(None, description="Across a codification: the notion both names mean.")
+    from_name: str | None = Field(None, description="The parameter's name in the first version, when it differs.")
+
+
+class CodificationOut(BaseModel):
+    model_config = _CLOSED
+    from_article: str = Field(description="The article of the first version: « decret-2014-1672-art3 ».")
+    to_article: str = Field(description="The article of the second version, its codification: « D251-7 ».")
+    from_citation: str = Field(description="How the first article is cited.")
+    to_citation: str = Field(description="How the second article is cited.")
 
 
 class MetadataChangeOut(BaseModel):
@@ -127,7 +137,12 @@ class DiffOut(BaseModel):
     citation: str
     from_: DiffRefOut = Field(alias="from")
     to: DiffRefOut
-    identical_text: bool
+    codification: CodificationOut | None = Field(
+        None,
+        description="Two articles of the same scheme and role (décret 2014-1672 art. 3 → C. énergie D. 251-7); "
+        "null for two versions of one article.",
+    )
+    identical_text: bool = Field(description="The same words (pure whitespace changes are not changes).")
     unified_diff: str
     changes: list[ChangeOut] = Field(
         description="Each changed run of words, with context: « 7 000 » → « 6 000 »."

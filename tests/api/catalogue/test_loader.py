@@ -51,7 +51,7 @@ def test_unknown_key_is_named(tree: Path) -> None:
 def test_unknown_key_in_a_parameter_is_named(tree: Path) -> None:
     edit(tree, 'l_cap = { value = "900",', 'l_cap = { currency = "EUR", value = "900",')
     err = load_error(tree)
-    assert err.field == "parameters.l_cap.currency" and "allowed: paragraph, quote, unit, value" in str(err)
+    assert err.field == "parameters.l_cap.currency" and "allowed: notion, paragraph, quote, unit, value" in str(err)
 
 
 def test_missing_source_is_an_error(tree: Path) -> None:

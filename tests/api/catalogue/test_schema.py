@@ -54,5 +54,6 @@ def test_every_file_on_file_follows_its_model() -> None:
 
 def test_documented_fields() -> None:
     props = catalogue_schema()["$defs"]["ParameterFile"]["properties"]
-    assert set(props) == {"value", "unit", "paragraph", "quote"} and all("description" in p for p in props.values())
+    assert set(props) == {"value", "unit", "paragraph", "quote", "notion"}
+    assert all("description" in p for p in props.values())
     assert catalogue_schema()["additionalProperties"] is False

@@ -33,6 +33,12 @@ OPERATIONS = {
     ("/v1/cases/import", "post"),
     ("/v1/cases/run", "post"),
     ("/v1/calculate/batch", "post"),
+    # issue 13 (api/http/routes/timeline.py, api/http/routes/parameters.py)
+    ("/v1/timeline", "post"),
+    ("/v1/parameters", "get"),
+    ("/v1/parameters/{name}", "get"),
+    ("/v1/versions", "get"),
+    ("/v1/articles/{article}/versions", "get"),
 }
 
 
@@ -143,6 +149,11 @@ OPERATION_IDS = {
     ("/v1/cases/import", "post"): "import_cases",
     ("/v1/cases/run", "post"): "run_cases",
     ("/v1/calculate/batch", "post"): "calculate_batch",
+    ("/v1/timeline", "post"): "calculate_timeline",
+    ("/v1/parameters", "get"): "list_parameters",
+    ("/v1/parameters/{name}", "get"): "get_parameter",
+    ("/v1/versions", "get"): "list_all_versions",
+    ("/v1/articles/{article}/versions", "get"): "list_article_versions",
 }
 
 

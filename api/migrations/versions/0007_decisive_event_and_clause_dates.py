@@ -6,8 +6,8 @@ dispositions relatives aux véhicules qui font l'objet d'une facturation au plus
 recorded before them have none (NULL = the default) and are rebuilt, and their hash verified, as recorded.
 ``ALTER TABLE … ADD COLUMN`` on SQLite and PostgreSQL: tables not rebuilt, append-only triggers kept.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01
 """
 
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0006"
-down_revision: str | Sequence[str] | None = "0005"
+revision: str = "0007"
+down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
