@@ -92,6 +92,9 @@ def row(
     r["first_rent_date" if lease else "invoice_date"] = decisive.isoformat()
     if lease:
         r["lease_duration_months"] = str(rng.choice([12, 23, 24, 36, 48, 60]))
+        # The vehicle's invoice too: 2009-01-21 → 2014-06-29 a lease is decided by it (décret 2007-1873, art. 3,
+        # « Année de facturation »), so the batch includes the leases of those versions.
+        r["invoice_date"] = decisive.isoformat()
     if rng.random() < 0.8:  # an order date: sometimes before a version's start, opening a transitional window
         r["order_date"] = (decisive - timedelta(days=rng.choice([0, 3, 20, 45, 90, 120, 200]))).isoformat()
     _vehicle(rng, r, decisive)

@@ -97,6 +97,7 @@ class Provenance(StrEnum):
 
     OFFICIAL = "official"  # the text was seen on an official or consolidated source
     SEED = "seed"  # the text is one of the product's seed extracts
+    DERIVED = "derived"  # wording not on file; numbers read from a later official text that states them
     SECONDARY = "secondary"  # barème known from secondary sources only
 
 
@@ -115,6 +116,10 @@ class KeepMode(StrEnum):
     INLINE = "inline"  # branches of this version's own calculator
     PREVIOUS = "previous"  # the previous version, instead of this one
     MORE_FAVOURABLE = "more_favourable"  # both; the higher amount is kept
+    # « bénéficient des dispositions relatives aux véhicules qui font l'objet d'une facturation au plus tard le
+    # [date D] »: the version in force on D, computed as for a purchase decided on D (the clause's
+    # ``rules_date``; for a clause that repeats every year, 31 December of the order's year).
+    IN_FORCE_ON = "in_force_on"
 
 
 class OrderTest(StrEnum):
@@ -122,6 +127,18 @@ class OrderTest(StrEnum):
 
     ORDERED_BEFORE = "ordered_before"  # « avant le … » (exclusive)
     ORDERED_ON_OR_BEFORE = "ordered_on_or_before"  # « avant le … inclus »
+
+
+class DecisiveEvent(StrEnum):
+    """Which event of a purchase decides the version (design.md, resolver 1), as the version's text words it."""
+
+    # « à la date de sa facturation ou à la date de versement du premier loyer » (2014-06-30 onwards)
+    INVOICE_OR_FIRST_RENT = "invoice_or_first_rent"
+    # « Année de facturation » / « à la date de sa facturation »: the invoice, for a lease too (2009-01-21 onwards)
+    INVOICE = "invoice"
+    # « à la date de son acquisition ou de sa prise en location » (décret 2007-1873, initial wording): a purchase
+    # by its invoice (the acquisition « réalisée »), a lease by the signature of its contract (``order_date``)
+    ACQUISITION_OR_LEASE_SIGNATURE = "acquisition_or_lease_signature"
 
 
 class DeadlineBasis(StrEnum):

@@ -1,12 +1,15 @@
 """The resolver: from a purchase's dates to the version(s) to compute, as design.md says.
 
-1. Decisive date: purchase → invoice date; lease → first-rent date. An order after it is rejected.
+1. Decisive date: purchase → invoice date; lease → first-rent date. An order after it is rejected. A version
+   whose text names another event (``Version.decisive_event``: décret 2007-1873 — the invoice for a lease too,
+   or the acquisition / the lease's signature) is picked by that event's date (:func:`version_for`).
 2. Version in force: ``valid_from <= decisive < valid_until``, else « no version on file ».
 3. Each transitional clause of that version: open iff an order date is given, passes the clause's
    order test, the decisive date is on or before its deadline (and the vehicle is new where the
    clause says so). No order date: clauses are not evaluated, and the answer says so.
 4. Delegate: ``inline`` → this version's calculator with the open branches; ``previous`` → the kept
-   version's calculator; ``more_favourable`` → both, the higher kept, both shown.
+   version's calculator; ``more_favourable`` → both, the higher kept, both shown; ``in_force_on`` → the version
+   in force on the clause's date D (31 December of « l'année considérée » for a yearly clause), computed as of D.
 
 The date, clause and keep rules (:func:`decisive_day`, :func:`clause_opens`, :func:`keep`) are written
 here once; the batch engine (:mod:`legislation.fast.engine`) calls them too.
@@ -24,11 +27,11 @@ from legislation.award import Award
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Explain
 from legislation.dates import deadline_after_event
-from legislation.enums import Acquisition, KeepMode, OrderTest, Provenance, Scheme
+from legislation.enums import Acquisition, DecisiveEvent, KeepMode, OrderTest, Provenance, Scheme
 from legislation.errors import InvalidDates, MissingFact
 from legislation.facts import Purchase
 from legislation.row import Row
-from legislation.timeline import Catalogue
+from legislation.timeline import Catalogue, Timeline
 from legislation.versions import TransitionalClause, Version
 
 X = TypeVar("X")
@@ -130,13 +133,77 @@ def decisive_day(row: Row) -> tuple[date, str]:
     return day, field
 
 
+# Which fact gives each decisive event (design.md, resolver 1): (purchase, lease), with the words of the texts.
+EVENT_FIELDS: dict[DecisiveEvent, tuple[str, str]] = {
+    DecisiveEvent.INVOICE_OR_FIRST_RENT: ("invoice_date", "first_rent_date"),
+    DecisiveEvent.INVOICE: ("invoice_date", "invoice_date"),
+    DecisiveEvent.ACQUISITION_OR_LEASE_SIGNATURE: ("invoice_date", "order_date"),
+}
+EVENT_WORDS: dict[DecisiveEvent, str] = {
+    DecisiveEvent.INVOICE_OR_FIRST_RENT: (
+        "« date de facturation » or, for a lease, « date de versement du premier loyer »"
+    ),
+    DecisiveEvent.INVOICE: (
+        "« date de facturation » (« Année de facturation »), for a lease too: the vehicle's invoice"
+    ),
+    DecisiveEvent.ACQUISITION_OR_LEASE_SIGNATURE: (
+        "« date de son acquisition ou de sa prise en location »: a purchase by its invoice (the acquisition "
+        "« réalisée », art. 10 I; décret 2009-66 art. 11 « acquisitions … faisant l'objet d'une facturation »), "
+        "a lease by the signature of its contract (art. 10 I 2°), the request's order_date"
+    ),
+}
+
+
+def event_day(row: Row, event: DecisiveEvent) -> tuple[date | None, str]:
+    """The date of ``event`` for the row (None when the request does not give it) and the field it comes from."""
+    field = EVENT_FIELDS[event][1 if row.acquisition is Acquisition.LEASE else 0]
+    day: date | None = getattr(row, field)
+    return day, field
+
+
+def version_for(timeline: Timeline, row: Row) -> tuple[Version | None, date, str]:
+    """The version in force for the row, its decisive date and the field that gave it.
+
+    Each version is picked by its own decisive event (``Version.decisive_event``): a version is a candidate when
+    the row's date of that event falls in its period. When several are (a lease signed in December 2008 and
+    invoiced in January 2009), the later text prevails — it claims the purchases it names (décret 2009-66
+    art. 11: its rules apply to the acquisitions and leases « faisant l'objet d'une facturation à compter de
+    [son] entrée en vigueur »). None: no candidate; the default decisive date is returned (the request's
+    ``decisive_day``).
+    """
+    default, default_field = decisive_day(row)
+    if not timeline.events_differ:
+        return timeline.find(default), default, default_field
+    best: tuple[Version, date, str] | None = None
+    for event in timeline.events:
+        day, field = event_day(row, event)
+        if day is None:
+            continue
+        version = timeline.find(day)
+        later = version is not None and (best is None or version.valid_from > best[0].valid_from)
+        if version is not None and later and version.decisive_event is event:
+            best = (version, day, field)
+    if best is not None:
+        return best
+    version = timeline.find(default)
+    if version is not None and version.decisive_event is not DecisiveEvent.INVOICE_OR_FIRST_RENT:
+        field = EVENT_FIELDS[version.decisive_event][1 if row.acquisition is Acquisition.LEASE else 0]
+        raise InvalidDates(
+            f"{field} is required: {version.citation} (version {version.id}) is decided by "
+            f"{EVENT_WORDS[version.decisive_event]}",
+            field,
+        )
+    return None, default, default_field
+
+
 def decisive_date(purchase: Purchase) -> tuple[date, str]:
     """:func:`decisive_day` of a purchase."""
     return decisive_day(as_row(purchase))
 
 
 def order_passes(clause: TransitionalClause, order: date) -> bool:
-    """The clause's order test: « commandés avant le … » (<) or « au plus tard le … » (≤)."""
+    """The clause's order test against its (first) order limit: « commandés avant le … » (<) or « au plus tard
+    le … » (≤). A yearly clause's limit for a given decisive date is :meth:`TransitionalClause.limits`."""
     if clause.order_test is OrderTest.ORDERED_BEFORE:
         return order < clause.order_limit
     return order <= clause.order_limit
@@ -146,7 +213,12 @@ def clause_opens(
     clause: TransitionalClause, order: date, decisive: date, previously_registered: bool | None
 ) -> bool | None:
     """Whether the clause's window is open (None: it would be, but whether the vehicle is new is not known)."""
-    if not order_passes(clause, order) or decisive > clause.decisive_on_or_before:
+    limits = clause.limits(decisive)
+    if limits is None:
+        return False
+    limit, deadline = limits
+    passes = order < limit if clause.order_test is OrderTest.ORDERED_BEFORE else order <= limit
+    if not passes or decisive > deadline:
         return False
     if clause.new_vehicles_only:
         return None if previously_registered is None else not previously_registered
@@ -161,13 +233,30 @@ def check_clause(clause: TransitionalClause, version: Version, row: Row | Purcha
         return ClauseCheck(
             clause=clause, version_id=version.id, open=None, test="not evaluated: the request gives no order_date"
         )
+    limits = clause.limits(decisive)
+    if limits is None:
+        return ClauseCheck(
+            clause=clause,
+            version_id=version.id,
+            open=False,
+            test=(
+                f"repeats every year from {clause.order_limit.year}: no occurrence for a decisive date in "
+                f"{decisive.year}"
+            ),
+        )
+    limit, deadline = limits
     sign = "<" if clause.order_test is OrderTest.ORDERED_BEFORE else "≤"
-    order_ok, deadline_ok = order_passes(clause, order), decisive <= clause.decisive_on_or_before
+    order_ok = order < limit if clause.order_test is OrderTest.ORDERED_BEFORE else order <= limit
+    deadline_ok = decisive <= deadline
     test = (
-        f"ordered {order} {sign} {clause.order_limit}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ "
-        f"{clause.decisive_on_or_before}: {'yes' if deadline_ok else 'no'}"
+        f"ordered {order} {sign} {limit}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ "
+        f"{deadline}: {'yes' if deadline_ok else 'no'}"
     )
+    if clause.yearly:
+        test += f" (the clause repeats every year; « l'année considérée » = {limit.year})"
     is_open = clause_opens(clause, order, decisive, facts.vehicle_previously_registered)
+    if is_open and clause.keeps is KeepMode.IN_FORCE_ON:
+        test += f"; keeps the rules of an invoice dated {clause.kept_rules_date(decisive)}"
     if clause.new_vehicles_only and order_ok and deadline_ok:
         if is_open is None:
             return ClauseCheck(
@@ -179,6 +268,10 @@ def check_clause(clause: TransitionalClause, version: Version, row: Row | Purcha
             )
         test += f"; new vehicle (never registered before): {'yes' if is_open else 'no'}"
     return ClauseCheck(clause=clause, version_id=version.id, open=is_open, test=test)
+
+
+# Clauses whose kept result replaces the version in force's (« previous », « in force on D »).
+REPLACING = (KeepMode.PREVIOUS, KeepMode.IN_FORCE_ON)
 
 
 def keep(
@@ -194,11 +287,12 @@ def keep(
     """
     chosen, kept_by, not_on_file = current, None, None
     for clause, other in kept:
+        replaces = clause.keeps in REPLACING
         if other is None:
             if not_on_file is not KeepMode.PREVIOUS:
-                not_on_file = clause.keeps
+                not_on_file = KeepMode.PREVIOUS if replaces else clause.keeps
             continue
-        if clause.keeps is KeepMode.PREVIOUS:
+        if replaces:
             chosen, kept_by = other, clause.id
             continue
         ours, theirs = amount(chosen), amount(other)
@@ -210,9 +304,8 @@ def keep(
 def resolve(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) -> Resolution:
     """Pick the version of ``scheme`` for ``purchase`` and examine its transitional clauses."""
     row = as_row(purchase)
-    decisive, decided_by = decisive_day(row)
     timeline = catalogue.timeline(scheme)
-    version = timeline.find(decisive)
+    version, decisive, decided_by = version_for(timeline, row)
     if version is None:
         before, after = timeline.nearest(decisive)
         gap = timeline.gap_on(decisive)
@@ -271,12 +364,17 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
         clause = check.clause
         if clause.keeps is KeepMode.INLINE:
             continue
-        other = catalogue.versions.get(clause.kept_version_id or "")
+        day = resolution.decisive_date
+        if clause.keeps is KeepMode.IN_FORCE_ON:
+            day = clause.kept_rules_date(day) or day
+            other = catalogue.timeline(scheme).find(day)
+        else:
+            other = catalogue.versions.get(clause.kept_version_id or "")
         if other is None:
             warnings.append(_not_on_file_warning(clause))
             others.append((clause, None))
             continue
-        previous = run_calculator(other, row, resolution.decisive_date, frozenset(), catalogue)
+        previous = run_calculator(other, row, day, frozenset(), catalogue)
         compared.append(previous)
         others.append((clause, previous))
     kept, kept_by, not_on_file = keep(current, others, lambda a: a.amount)
@@ -349,6 +447,8 @@ __all__ = [
     "clause_opens",
     "decisive_date",
     "decisive_day",
+    "event_day",
     "keep",
     "resolve",
+    "version_for",
 ]

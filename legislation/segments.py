@@ -181,9 +181,10 @@ def amount_timeline(
 
 
 def _on(row: Row, day: date) -> Row:
-    """The row with its decisive date moved to ``day``."""
+    """The row with its decisive date moved to ``day`` (a lease: its first rent, and its invoice too, which decides
+    a lease from 2009-01-21 to 2014-06-29 — décret 2007-1873, art. 3, « Année de facturation »)."""
     if row.acquisition is Acquisition.LEASE:
-        return replace(row, first_rent_date=day)
+        return replace(row, first_rent_date=day, invoice_date=day)
     return replace(row, invoice_date=day)
 
 
@@ -234,6 +235,10 @@ def breakpoints(catalogue: Catalogue, row: Row) -> list[date]:
             points.add(version.valid_until)
         for clause in version.transitional:
             points.add(clause.decisive_on_or_before + DAY)
+            if clause.yearly:  # a clause that repeats every year: each year's deadline, over its version's period
+                last = (version.valid_until or date(9998, 1, 1)).year + 1
+                for year in range(clause.decisive_on_or_before.year, min(last, 9998) + 1):
+                    points.add(clause.decisive_on_or_before.replace(year=year) + DAY)
     for timeline in catalogue.timelines.values():
         points.update(p for g in timeline.gaps for p in (g.start, g.end))
     points.update(p for day in calculator_dates() for p in (day, day + DAY))

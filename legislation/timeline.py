@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from legislation.enums import Role, Scheme
+from legislation.enums import DecisiveEvent, Role, Scheme
 from legislation.errors import UnknownVersion
 from legislation.versions import Version
 
@@ -25,13 +25,16 @@ class Gap:
 class Timeline:
     """The amounts versions of one scheme, sorted by ``valid_from``."""
 
-    __slots__ = ("scheme", "versions", "gaps", "_starts")
+    __slots__ = ("scheme", "versions", "gaps", "_starts", "events", "events_differ")
 
     def __init__(self, scheme: Scheme, versions: Iterable[Version], gaps: Iterable[Gap] = ()) -> None:
         self.scheme = scheme
         self.versions: tuple[Version, ...] = tuple(sorted(versions, key=lambda v: v.valid_from))
         self.gaps: tuple[Gap, ...] = tuple(sorted(gaps, key=lambda g: g.start))
         self._starts = [v.valid_from.toordinal() for v in self.versions]
+        # The decisive events the versions use (design.md, resolver 1), and whether any is not the default one.
+        self.events: tuple[DecisiveEvent, ...] = tuple(dict.fromkeys(v.decisive_event for v in self.versions))
+        self.events_differ = any(e is not DecisiveEvent.INVOICE_OR_FIRST_RENT for e in self.events)
 
     def find(self, day: date) -> Version | None:
         """The version with ``valid_from <= day < valid_until``, or None."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from legislation.enums import DeadlineBasis, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
+from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,6 +67,32 @@ class TransitionalClause:
     kept_version_label: str = ""  # how the text names the kept wording
     new_vehicles_only: bool = False  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
     branches: tuple[str, ...] = ()  # inline: which calculator branches it opens
+    # in_force_on: the date D whose version the clause keeps (« … facturation au plus tard le 31 décembre 2009 »)
+    rules_date: date | None = None
+    # A clause that repeats every year (« au plus tard le 31 décembre d'une année considérée … au plus tard le 31
+    # mars de l'année suivante »): ``order_limit`` and ``decisive_on_or_before`` are its first occurrence; for a
+    # purchase decided in year N + 1 they move to year N and N + 1, and D is 31 December N.
+    yearly: bool = False
+
+    def limits(self, decisive: date) -> tuple[date, date] | None:
+        """The order limit and the decisive-date deadline that apply to a purchase decided on ``decisive``
+        (None: a yearly clause has no occurrence for it — its year N = the decisive year − 1 precedes the first)."""
+        if not self.yearly:
+            return self.order_limit, self.decisive_on_or_before
+        shift = decisive.year - 1 - self.order_limit.year
+        if shift < 0:
+            return None
+        return (
+            self.order_limit.replace(year=self.order_limit.year + shift),
+            self.decisive_on_or_before.replace(year=self.decisive_on_or_before.year + shift),
+        )
+
+    def kept_rules_date(self, decisive: date) -> date | None:
+        """in_force_on: the date D whose version is kept (a yearly clause: 31 December of the year before the
+        decisive date, « l'année considérée »)."""
+        if self.yearly:
+            return date(decisive.year - 1, 12, 31)
+        return self.rules_date
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,6 +115,7 @@ class Version:
     parameters: dict[str, Parameter] = field(default_factory=dict)
     transitional: tuple[TransitionalClause, ...] = ()
     relies_on: tuple[str, ...] = ()  # ids of other versions the calculator applies (conditions)
+    decisive_event: DecisiveEvent = DecisiveEvent.INVOICE_OR_FIRST_RENT  # which date picks this version
     claim_deadline_months: int | None = None  # management text: « dans les six mois suivant … »
     claim_deadline_paragraph: str = ""
     notes: str = ""

@@ -15,7 +15,7 @@ from typing import Any
 from api.catalogue.hashing import clause_document, source_document
 from api.catalogue.loader import with_hash
 from legislation import Source, Version
-from legislation.enums import DeadlineBasis, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
+from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
 from legislation.timeline import Gap
 from legislation.versions import Parameter, TransitionalClause
 
@@ -93,6 +93,8 @@ def clause_from_json(doc: Json) -> TransitionalClause:
         kept_version_label=doc.get("kept_version_label", ""),
         new_vehicles_only=bool(doc.get("new_vehicles_only", False)),
         branches=tuple(doc.get("branches", ())),
+        rules_date=_day(doc.get("rules_date")),
+        yearly=bool(doc.get("yearly", False)),
     )
 
 
@@ -118,6 +120,7 @@ def version_to_json(version: Version) -> Json:
         "claim_deadline_months": version.claim_deadline_months,
         "claim_deadline_paragraph": version.claim_deadline_paragraph,
         "notes": version.notes,
+        "decisive_event": version.decisive_event.value,
         "content_hash": version.content_hash,
     }
 
@@ -144,6 +147,7 @@ def version_from_json(doc: Json) -> Version:
         claim_deadline_months=doc.get("claim_deadline_months"),
         claim_deadline_paragraph=doc.get("claim_deadline_paragraph", ""),
         notes=doc.get("notes", ""),
+        decisive_event=DecisiveEvent(doc.get("decisive_event", DecisiveEvent.INVOICE_OR_FIRST_RENT.value)),
     )
     return rehash(version)
 

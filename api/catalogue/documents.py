@@ -67,6 +67,7 @@ def version_fields(version: Version) -> dict[str, Any]:
         },
         "transitional_clauses": [render_version_clause(c) for c in version.transitional],
         "claim_deadline_months": version.claim_deadline_months,
+        "decisive_event": version.decisive_event.value,
         "notes": version.notes.strip(),
         "version_hash": version.content_hash,
     }

@@ -26,6 +26,7 @@ from typing import Any
 import rfc8785
 
 from legislation import Parameter, Source, TransitionalClause, Version
+from legislation.enums import DecisiveEvent
 
 HASHED_FIELDS = (
     "id",
@@ -98,6 +99,8 @@ def hashed_document(version: Version, text_bytes: bytes) -> dict[str, Any]:
         "notes": version.notes,
     }
     assert tuple(doc) == HASHED_FIELDS
+    if version.decisive_event is not DecisiveEvent.INVOICE_OR_FIRST_RENT:  # only when the file gives another
+        doc["decisive_event"] = version.decisive_event.value
     doc["text_sha256"] = hashlib.sha256(text_bytes).hexdigest()
     return doc
 
@@ -124,7 +127,17 @@ def clause_document(clause: TransitionalClause) -> dict[str, Any]:
         "kept_version_label": clause.kept_version_label,
         "new_vehicles_only": clause.new_vehicles_only,
         "branches": list(clause.branches),
-    }
+    } | _clause_extras(clause)
+
+
+def _clause_extras(clause: TransitionalClause) -> dict[str, Any]:
+    """``rules_date`` and ``yearly`` enter a clause's object only when the file gives them (README)."""
+    extras: dict[str, Any] = {}
+    if clause.rules_date is not None:
+        extras["rules_date"] = clause.rules_date.isoformat()
+    if clause.yearly:
+        extras["yearly"] = True
+    return extras
 
 
 def _plain(value: Any) -> Any:

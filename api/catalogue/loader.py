@@ -150,6 +150,7 @@ def _build_version(raw: VersionFile, text: str, where: str) -> Version:
         notes=raw.notes,
         claim_deadline_months=months,
         claim_deadline_paragraph=raw.claim_deadline_paragraph,
+        decisive_event=raw.decisive_event,
     )
 
 
@@ -188,6 +189,12 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         )
     if raw.keeps is KeepMode.INLINE and not raw.branches:
         raise CatalogueError(where, f"{field}.branches", "an inline clause names the calculator branches it opens")
+    if raw.keeps is KeepMode.IN_FORCE_ON and (raw.rules_date is None) == (not raw.yearly):
+        raise CatalogueError(
+            where, f"{field}.rules_date", "an in_force_on clause gives either rules_date or yearly = true"
+        )
+    if raw.keeps is not KeepMode.IN_FORCE_ON and (raw.rules_date is not None or raw.yearly):
+        raise CatalogueError(where, f"{field}.keeps", "rules_date and yearly belong to an in_force_on clause")
     return TransitionalClause(
         id=raw.id,
         keeps=raw.keeps,
@@ -203,6 +210,8 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         kept_version_label=raw.kept_version_label,
         new_vehicles_only=raw.new_vehicles_only,
         branches=tuple(raw.branches),
+        rules_date=raw.rules_date,
+        yearly=raw.yearly,
     )
 
 
@@ -290,7 +299,10 @@ def _check_same_numbers_per_calculator(versions: list[Version], where: str) -> N
         if v.calculator is not None:
             by_calculator.setdefault(v.calculator, []).append(v)
     for key, members in by_calculator.items():
-        names = set().union(*(v.parameters for v in members))
+        # A calculator may declare families of parameters whose length varies between versions (the bands of a
+        # barème table, décret 2007-1873 art. 3): ``VARIABLE_PARAMETERS``, a pattern; they are not compared.
+        variable = getattr(CALCULATORS[key], "VARIABLE_PARAMETERS", None)
+        names = {n for n in set().union(*(v.parameters for v in members)) if not (variable and variable.match(n))}
         for v in members:
             if missing := sorted(names - v.parameters.keys()):
                 others = ", ".join(m.id for m in members if missing[0] in m.parameters)

@@ -117,7 +117,7 @@ class VersionSummaryOut(BaseModel):
         description="Exclusive end: the first day no longer in force; null = open."
     )
     last_day_in_force: date | None
-    provenance: Literal["official", "seed", "secondary"]
+    provenance: Literal["official", "seed", "derived", "secondary"]
     period_confidence: str
     calculator: str | None
     source_decree: str
@@ -181,7 +181,7 @@ class VersionOut(BaseModel):
     valid_from: date
     valid_until: date | None
     last_day_in_force: date | None
-    provenance: Literal["official", "seed", "secondary"]
+    provenance: Literal["official", "seed", "derived", "secondary"]
     period_confidence: str
     source: SourceOut
     calculator: str | None
@@ -189,6 +189,11 @@ class VersionOut(BaseModel):
     parameters: dict[str, ParameterOut]
     transitional_clauses: list[VersionClauseOut]
     claim_deadline_months: int | None
+    decisive_event: Literal["invoice_or_first_rent", "invoice", "acquisition_or_lease_signature"] = Field(
+        default="invoice_or_first_rent",
+        description="Which date picks this version, as its text words it: the invoice or a lease's first rent; the "
+        "invoice, for a lease too; or the acquisition (invoice) or a lease's signature (order_date).",
+    )
     notes: str
     version_hash: str = Field(
         description="sha256 of the RFC 8785 canonical JSON of the documented fields and text_sha256 "

@@ -28,7 +28,7 @@ from pydantic import (
     ValidationError,
 )
 
-from legislation.enums import DeadlineBasis, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
+from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
 from legislation.errors import CatalogueError
 
 Text = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
@@ -125,6 +125,13 @@ class TransitionalFile(BaseModel):
     """« qui n'ont pas fait l'objet précédemment d'une première immatriculation »."""
     branches: list[Text] = []
     """inline: the calculator branches it opens."""
+    rules_date: Day | None = None
+    """in_force_on: the date D of « bénéficient des dispositions relatives aux véhicules qui font l'objet d'une
+    facturation au plus tard le D » — the version in force on D is kept, computed as of D."""
+    yearly: StrictBool = False
+    """A clause that repeats every year (« au plus tard le 31 décembre d'une année considérée … au plus tard le 31
+    mars de l'année suivante »): order_limit and decisive_on_or_before are its first occurrence, and the version
+    kept is the one in force on 31 December of « l'année considérée »."""
 
 
 class VersionFile(BaseModel):
@@ -163,6 +170,10 @@ class VersionFile(BaseModel):
     """The text's numbers, by the name the calculator uses."""
     transitional: list[TransitionalFile] = []
     """The « dispositions transitoires »."""
+    decisive_event: DecisiveEvent = DecisiveEvent.INVOICE_OR_FIRST_RENT
+    """Which date picks this version, as its text words it: « date de facturation ou de versement du premier
+    loyer » (default), « date de facturation » (a lease too), or « date d'acquisition ou de prise en location »
+    (a purchase's invoice, a lease's signature = order_date)."""
     claim_deadline_months: Annotated[StrictInt, Field(gt=0)] | None = None
     """Management text: the « délai » to claim the aid, in months (« dans les six mois suivant … »)."""
     claim_deadline_paragraph: StrictStr = ""

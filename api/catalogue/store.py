@@ -332,6 +332,7 @@ def _record_version(session: Session, version: Version, load: LoadRow, sources: 
         claim_deadline_months=version.claim_deadline_months,
         claim_deadline_paragraph=version.claim_deadline_paragraph,
         notes=version.notes,
+        decisive_event=doc["decisive_event"],
         content_hash=version.content_hash,
         recorded_at=load.recorded_at,
         load_id=load.id,
@@ -350,7 +351,7 @@ def _record_version(session: Session, version: Version, load: LoadRow, sources: 
                 position=position,
                 clause_id=c["id"],
                 source_hash=source,
-                **_dated(fields, ("order_limit", "decisive_on_or_before")),
+                **_dated(fields, ("order_limit", "decisive_on_or_before", "rules_date")),
             )
         )
 
@@ -601,6 +602,8 @@ def _version(
         "claim_deadline_paragraph": row.claim_deadline_paragraph,
         "notes": row.notes,
     }
+    if row.decisive_event is not None:
+        doc["decisive_event"] = row.decisive_event
     version = codec.version_from_json(doc)
     if version.content_hash != row.content_hash and legacy_version_hash(version, row.text.encode()) == row.content_hash:
         version = replace(version, content_hash=row.content_hash)  # recorded before RFC 8785 hashes: kept
@@ -633,4 +636,6 @@ def _clause_doc(row: ClauseRow, sources: dict[str, SourceRow]) -> dict[str, Any]
         "kept_version_label": row.kept_version_label,
         "new_vehicles_only": row.new_vehicles_only,
         "branches": list(row.branches),
+        "rules_date": row.rules_date.isoformat() if row.rules_date is not None else None,
+        "yearly": bool(row.yearly),
     }

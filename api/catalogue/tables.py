@@ -136,6 +136,7 @@ class VersionRow(SQLModel, table=True):
     claim_deadline_months: int | None = None
     claim_deadline_paragraph: str = ""
     notes: str = _long_text()
+    decisive_event: str | None = None  # DecisiveEvent; NULL = the default, and for revisions before migration 0007
     content_hash: str = Field(index=True)
     recorded_at: datetime = _instant(index=True)
     superseded_at: datetime | None = _instant(nullable=True, index=True)
@@ -155,7 +156,7 @@ class ParameterRow(SQLModel, table=True):
     paragraph: str
     quote: str = _long_text()
     unit: str | None = None  # ParameterUnit; NULL for revisions recorded before units (migration 0003)
-    notion: str | None = None  # NULL: the parameter's name is its notion (migration 0006)
+    notion: str | None = None  # NULL: the parameter's name is its notion (migration 0007)
 
 
 class ClauseRow(SQLModel, table=True):
@@ -179,6 +180,8 @@ class ClauseRow(SQLModel, table=True):
     kept_version_label: str = ""
     new_vehicles_only: bool = False
     branches: list[str] = _json_list()
+    rules_date: date | None = None  # in_force_on: the date D kept (migration 0007; NULL before it)
+    yearly: bool | None = None  # a clause that repeats every year (migration 0007; NULL before it = false)
 
 
 class GapRow(SQLModel, table=True):

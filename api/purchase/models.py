@@ -50,7 +50,7 @@ class VersionClauseOut(BaseModel):
     model_config = _CLOSED
     id: str
     paragraph: str
-    keeps: Literal["inline", "previous", "more_favourable"]
+    keeps: Literal["inline", "previous", "more_favourable", "in_force_on"]
     order_test: Literal["ordered_before", "ordered_on_or_before"]
     order_limit: date
     decisive_on_or_before: date
@@ -61,6 +61,14 @@ class VersionClauseOut(BaseModel):
     kept_version_label: str
     new_vehicles_only: bool
     source: SourceOut | None
+    rules_date: date | None = Field(
+        default=None, description="in_force_on: the date D whose version is kept (« … facturation au plus tard le D »)."
+    )
+    yearly: bool = Field(
+        default=False,
+        description="The clause repeats every year (« … d'une année considérée … de l'année suivante »); order_limit "
+        "and decisive_on_or_before are its first occurrence.",
+    )
 
 
 class ClauseOut(VersionClauseOut):
@@ -105,12 +113,15 @@ class _Resolved(BaseModel):
     version_hash: str | None = Field(description="Content hash of the version's text and metadata (sha256).")
     citation: str | None
     title: str | None
-    provenance: Literal["official", "seed", "secondary"] | None
+    provenance: Literal["official", "seed", "derived", "secondary"] | None
     valid_from: date | None
     valid_until: date | None = Field(description="Exclusive end of the version's period (first day not in force).")
     last_day_in_force: date | None
     decisive_date: date
-    decided_by: Literal["invoice_date", "first_rent_date"]
+    decided_by: Literal["invoice_date", "first_rent_date", "order_date"] = Field(
+        description="The field that gave the decisive date, as the version's text words it (order_date: a lease's "
+        "signature, « prise en location », under décret 2007-1873's initial wording)."
+    )
     transitional_clauses: list[ClauseOut]
     notes: list[str]
     nearest_versions: NearestOut | None

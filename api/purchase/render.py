@@ -103,8 +103,13 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> Resolutio
         for check in resolution.open_clauses:
             if check.clause.keeps is KeepMode.INLINE:
                 continue
-            if check.clause.kept_version_id in catalogue.versions:
-                to_compute.append(check.clause.kept_version_id)
+            kept = check.clause.kept_version_id
+            if check.clause.keeps is KeepMode.IN_FORCE_ON:
+                day = check.clause.kept_rules_date(resolution.decisive_date) or resolution.decisive_date
+                found = catalogue.timeline(resolution.scheme).find(day)
+                kept = found.id if found is not None else None
+            if kept is not None and kept in catalogue.versions:
+                to_compute.append(kept)
             else:
                 warnings.append(
                     f"transitional clause {check.clause.id} is open and keeps "
@@ -185,6 +190,8 @@ def _clause_fields(c: TransitionalClause) -> dict[str, Any]:
         "kept_version_label": c.kept_version_label,
         "new_vehicles_only": c.new_vehicles_only,
         "source": render_source(c.source) if c.source else None,
+        "rules_date": c.rules_date,
+        "yearly": c.yearly,
     }
 
 

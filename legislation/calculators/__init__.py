@@ -12,6 +12,9 @@ from __future__ import annotations
 from types import ModuleType
 
 from legislation.calculators import (
+    bonus_2008_01_01,
+    bonus_2012_08_01,
+    bonus_2013_11_01,
     bonus_2015_01_01,
     bonus_2016_01_04,
     bonus_2017_01_01,
@@ -37,6 +40,9 @@ from legislation.calculators import (
 )
 
 CALCULATORS: dict[str, ModuleType] = {
+    "bonus_2008_01_01": bonus_2008_01_01,
+    "bonus_2012_08_01": bonus_2012_08_01,
+    "bonus_2013_11_01": bonus_2013_11_01,
     "bonus_2015_01_01": bonus_2015_01_01,
     "bonus_2016_01_04": bonus_2016_01_04,
     "bonus_2017_01_01": bonus_2017_01_01,

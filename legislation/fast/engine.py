@@ -21,17 +21,19 @@ from datetime import date, timedelta
 
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Lean, Outcome
-from legislation.enums import Acquisition, KeepMode, Scheme
+from legislation.enums import Acquisition, DecisiveEvent, KeepMode, Scheme
 from legislation.errors import MissingFact
 from legislation.resolver import (
     KEPT_NOT_ON_FILE,
     MISSING_FACTS,
     NO_VERSION,
     NOT_COVERED,
+    REPLACING,
     clause_opens,
     decisive_day,
     keep,
     outcome_status,
+    version_for,
 )
 from legislation.resolver import calculate as explained_calculate
 from legislation.row import SCHEME_TUPLES, Row, cents
@@ -76,6 +78,7 @@ class VersionPlan:
     # the common case is told in two comparisons, without testing each clause.
     deadline: date = date.min
     order_until: date = date.min
+    scheme_plan: SchemePlan | None = None  # its scheme's timeline (an « in force on D » clause looks D up there)
 
     def __post_init__(self) -> None:
         self.vid = self.version.id
@@ -84,7 +87,9 @@ class VersionPlan:
     def set_clauses(self, clauses: tuple[tuple[TransitionalClause, VersionPlan | None], ...]) -> None:
         self.clauses = clauses
         self.inline = tuple(frozenset(c.branches) if c.keeps is KeepMode.INLINE else None for c, _ in clauses)
-        if clauses:
+        if any(c.yearly for c, _ in clauses):  # a clause that repeats every year: always tested
+            self.deadline, self.order_until = date.max, date.max
+        elif clauses:
             self.deadline = max(c.decisive_on_or_before for c, _ in clauses)
             self.order_until = max(c.order_limit + timedelta(days=1) for c, _ in clauses)
 
@@ -147,11 +152,27 @@ class Engine:
         for plan in plans.values():
             plan.set_clauses(tuple((c, plans.get(c.kept_version_id or "")) for c in plan.version.transitional))
         self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
+        for scheme_plan in self.schemes.values():
+            for version_plan in scheme_plan.plans:
+                version_plan.scheme_plan = scheme_plan
         self._plans_of = {id(t): (t, tuple(self.schemes[s] for s in t)) for t in SCHEME_TUPLES}
         # For each shared scheme tuple, by its id: decisive day → the short path below. The shared tuples live as
         # long as the process, so a row's tuple with one of their ids is that very tuple.
         self._days: dict[int, dict[date, ShortPath]] = {id(t): {} for t in SCHEME_TUPLES}
         self.compiled = sorted(plans)
+        # Schemes whose versions are not all decided by the invoice / first rent (décret 2007-1873): a lease's
+        # decisive date then depends on the version (resolver.version_for), so such rows take that rule.
+        self.eventful = frozenset(s for s in Scheme if catalogue.timeline(s).events_differ)
+        # A lease none of whose dates falls before the end of those versions cannot be claimed by one of them.
+        self.eventful_until = max(
+            (
+                v.valid_until or date.max
+                for s in self.eventful
+                for v in catalogue.timeline(s).versions
+                if v.decisive_event is not DecisiveEvent.INVOICE_OR_FIRST_RENT
+            ),
+            default=date.min,
+        )
         self.fallbacks = 0  # scheme-rows sent to the explained path: none since the calculators run lean
 
     def _kernel(self, version: Version, catalogue: Catalogue) -> Kernel:
@@ -186,6 +207,8 @@ class Engine:
         if not row.exact:
             row.check_exact()  # an amount with more decimals than the contract allows: InvalidFacts
         schemes = row.schemes
+        if row.acquisition is LEASE and self.eventful and _dated_before(row, self.eventful_until):
+            return self.resolved(row, day)
         try:
             first, second, kernels, order_until, dispatches = self._days[id(schemes)][day]
         except KeyError:
@@ -222,15 +245,19 @@ class Engine:
         shared = self._plans_of.get(id(schemes))
         plans = shared[1] if shared is not None and shared[0] is schemes else [self.schemes[s] for s in schemes]
         results: list[Outcome] = []
+        eventful = row.acquisition is LEASE and self.eventful and _dated_before(row, self.eventful_until)
         for plan in plans:
+            scheme_day = day
+            if eventful and plan.scheme in self.eventful:
+                scheme_day = version_for(self.catalogue.timeline(plan.scheme), row)[1]
             try:
-                kernel, deadline, order_until, version = plan.cache[day]
+                kernel, deadline, order_until, version = plan.cache[scheme_day]
             except KeyError:
-                kernel, deadline, order_until, version = plan.find(day)
-            if version is None or order is None or day > deadline or order >= order_until:
-                results.append(kernel(row, NO_BRANCHES, day))  # no clause can be open
+                kernel, deadline, order_until, version = plan.find(scheme_day)
+            if version is None or order is None or scheme_day > deadline or order >= order_until:
+                results.append(kernel(row, NO_BRANCHES, scheme_day))  # no clause can be open
             else:
-                results.append(self._with_clauses(row, version, day, order))
+                results.append(self._with_clauses(row, version, scheme_day, order))
         return results
 
     def _dispatched(self, row: Row, day: date, order: date, dispatch: Dispatch) -> Outcome:
@@ -252,13 +279,13 @@ class Engine:
             if branches is not None:
                 return plan.kernel(row, branches, day)
             current = plan.kernel(row, NO_BRANCHES, day)
-            others = [(clause, kept.kernel(row, NO_BRANCHES, day) if kept is not None else None)]
+            others = [_kept(clause, kept, row, day, plan)]
         else:
             opened = [i for i, (c, _) in enumerate(clauses) if clause_opens(c, order, day, registered)]
             inline = frozenset(b for i in opened if (branches := plan.inline[i]) is not None for b in branches)
             current = plan.kernel(row, inline, day)
             others = [
-                (clause, kept.kernel(row, NO_BRANCHES, day) if kept is not None else None)
+                _kept(clause, kept, row, day, plan)
                 for clause, kept in (clauses[i] for i in opened)
                 if clause.keeps is not KeepMode.INLINE
             ]
@@ -267,7 +294,7 @@ class Engine:
         kept_outcome, kept_by, not_on_file = keep(current, others, _amount)
         status = outcome_status(kept_outcome[1] == MISSING_FACTS, kept_outcome[1] == NOT_COVERED, not_on_file)
         amount = kept_outcome[2]
-        if status == KEPT_NOT_ON_FILE and not_on_file is KeepMode.PREVIOUS:
+        if status == KEPT_NOT_ON_FILE and not_on_file in REPLACING:
             amount = None  # the version due is not on file: its amount is not known
         kept_id = kept_outcome[4] if kept_by is not None else None
         return (
@@ -284,6 +311,21 @@ class Engine:
         """The explained path for one scheme of a row (counted as a fallback)."""
         self.fallbacks += 1
         return explained_outcome(self.catalogue, row, scheme)
+
+
+def _dated_before(row: Row, until: date) -> bool:
+    """Whether one of the row's dates (first rent, invoice, order) falls before ``until``."""
+    return any(d is not None and d < until for d in (row.first_rent_date, row.invoice_date, row.order_date))
+
+
+def _kept(
+    clause: TransitionalClause, kept: VersionPlan | None, row: Row, day: date, plan: VersionPlan
+) -> tuple[TransitionalClause, Outcome | None]:
+    """The outcome an open « previous », « more favourable » or « in force on D » clause keeps (None: not on file)."""
+    if clause.keeps is KeepMode.IN_FORCE_ON and plan.scheme_plan is not None:
+        day = clause.kept_rules_date(day) or day
+        kept = plan.scheme_plan.find(day)[3]
+    return clause, kept.kernel(row, NO_BRANCHES, day) if kept is not None else None
 
 
 def _amount(outcome: Outcome) -> int | None:

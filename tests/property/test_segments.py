@@ -31,7 +31,7 @@ every_version_day = st.one_of(st.sampled_from(DAYS), st.dates(date(2014, 10, 1),
 
 def day_by_day(purchase: Purchase, day: date, segment: Segment) -> None:
     moved = (
-        replace(purchase, first_rent_date=day)
+        replace(purchase, first_rent_date=day, invoice_date=day)  # a lease of 2009-2014 is decided by its invoice
         if purchase.acquisition is Acquisition.LEASE
         else replace(purchase, invoice_date=day)
     )
@@ -59,6 +59,8 @@ def day_by_day(purchase: Purchase, day: date, segment: Segment) -> None:
     else:
         assert segment.claim_deadline_citation == result.claim_deadline_citation
         assert deadlines is not None
+        if result.resolution.decided_by == "order_date":
+            return  # a lease decided by its signature (décret 2007-1873, initial): the deadline counts from it
         if day == segment.start:
             assert deadlines[0] == result.claim_deadline
         if day == segment.last_day:

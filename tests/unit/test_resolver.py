@@ -105,8 +105,10 @@ def test_a_date_in_a_declared_gap_names_the_nearest_versions(catalogue: Catalogu
 
 
 def test_before_the_first_version_there_is_no_version(catalogue: Catalogue) -> None:
-    result = calculate(catalogue, purchase("2010-06-01", **CAR_2020), Scheme.BONUS)
+    result = calculate(catalogue, purchase("2007-12-30", **CAR_2020), Scheme.BONUS)
     assert result.status == "no_version_on_file" and result.resolution.nearest_before is None
+    assert result.resolution.nearest_after is not None
+    assert result.resolution.nearest_after.id == "decret-2007-1873-art3.2007-12-31"
 
 
 # -- the 2015 window (décret 2014-1672, art. 3, inline clauses; deadline 2015-03-31) -----------------

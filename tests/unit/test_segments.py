@@ -58,7 +58,8 @@ def test_the_2015_hybrid_keeps_2475_until_the_clause_deadline_then_1500(catalogu
     timeline = amount_timeline(catalogue, HYBRID, date(2014, 12, 20), date(2016, 1, 1))
     got = [(s.start, s.last_day, s.amount) for s in timeline.segments[Scheme.BONUS]]
     assert got == [
-        (date(2014, 12, 20), date(2014, 12, 31), None),
+        # décret 2007-1873, art. 3 (2014-06-30): 3 300 € within 8,25 % × 30 000 = 2 475 € (on file since issue 11)
+        (date(2014, 12, 20), date(2014, 12, 31), Decimal("2475.00")),
         (date(2015, 1, 1), date(2015, 3, 31), Decimal("2475.00")),
         (date(2015, 4, 1), date(2015, 12, 31), Decimal("1500.00")),
     ]

@@ -37,6 +37,9 @@ def _says_not_on_file(folder: str) -> bool:
 def test_text_is_verbatim_in_a_shared_source(folder: str) -> None:
     text = (DEFAULT_VERSIONS_DIR / folder / "text.txt").read_bytes()
     assert text.strip(), "empty text"
+    if b'provenance = "derived"' in (DEFAULT_VERSIONS_DIR / folder / "version.toml").read_bytes():
+        preface, _, text = text.partition(b"\n\n")  # a derived version: a first paragraph says so, in brackets
+        assert preface.startswith(b"[The wording of this version") and preface.endswith(b"]"), preface
     assert any(text in source for source in _sources()), f"{folder}/text.txt is not verbatim in ../shared"
 
 
@@ -57,6 +60,43 @@ def test_secondary_text_says_not_on_file_and_quotes_its_sources_verbatim(folder:
     parameters = tomllib.loads((DEFAULT_VERSIONS_DIR / folder / "version.toml").read_text()).get("parameters", {})
     for name, spec in parameters.items():
         assert CONFIDENCE.search(spec["paragraph"]), f"{folder}: parameters.{name}.paragraph names no confidence"
+
+
+# Décret 2007-1873 (2008–2014): each text.txt is its file of shared/legal/texts, byte for byte, after the two header
+# lines (« source: », « in force: ») and the title line « # Article N » of the etalab mirror, which are not the
+# article's wording. A derived version's text is its bracketed first paragraph, then the later text it is read from.
+ERA_2008 = {
+    "decret-2007-1873-art3.2007-12-31": "decret-2007-1873-art3-v2007-12-31.txt",
+    "decret-2007-1873-art3.2009-01-21": "decret-2007-1873-art3-v2009-01-21.txt",
+    "decret-2007-1873-art3.2009-12-20": "decret-2007-1873-art3-v2009-12-20-or-2010-05-06.txt",
+    "decret-2007-1873-art3.2010-05-06": "decret-2007-1873-art3-v2013-11-01.txt",
+    "decret-2007-1873-art3.2010-12-27": "decret-2007-1873-art3-v2013-11-01.txt",
+    "decret-2007-1873-art3.2011-03-25": "decret-2007-1873-art3-v2013-11-01.txt",
+    "decret-2007-1873-art3.2012-01-01": "decret-2007-1873-art3-v2012-01-01.txt",
+    "decret-2007-1873-art3.2012-08-01": "decret-2007-1873-art3-v2013-11-01.txt",
+    "decret-2007-1873-art3.2013-01-01": "decret-2007-1873-art3-v2013-11-01.txt",
+    "decret-2007-1873-art3.2013-11-01": "decret-2007-1873-art3-v2013-11-01.txt",
+    "decret-2007-1873-art3.2014-06-30": "decret-2007-1873-art3-v2014-06-30.txt",
+    "decret-2007-1873-art1.2007-12-31": "decret-2007-1873-art1-v2007-12-31.txt",
+    "decret-2007-1873-art1.2009-01-21": "decret-2007-1873-art1-v2009-01-21.txt",
+    "decret-2007-1873-art1.2013-11-01": "decret-2007-1873-art1-v2013-11-01.txt",
+    "decret-2007-1873-art10.2013-11-01": "decret-2007-1873-art10-v2013-11-01.txt",
+    "decret-2007-1873-art11.2007-12-31": "decret-2007-1873-art11-v2007-12-31.txt",
+    "decret-2007-1873-art11.2009-01-21": "decret-2007-1873-art11-v2009-01-21.txt",
+}
+
+
+@pytest.mark.skipif(not (SHARED / "legal").is_dir(), reason="../shared (the legal sources) is not beside the checkout")
+@pytest.mark.parametrize(("folder", "source"), sorted(ERA_2008.items()))
+def test_era_2008_text_is_its_source_file_after_the_header(folder: str, source: str) -> None:
+    lines = (SHARED / "legal" / "texts" / source).read_bytes().split(b"\n")
+    assert lines[0].startswith(b"source: ") and lines[1].startswith(b"in force: ") and lines[2] == b""
+    assert lines[3].startswith(b"# Article ") and lines[4] == b""
+    wording = b"\n".join(lines[5:])
+    text = (DEFAULT_VERSIONS_DIR / folder / "text.txt").read_bytes()
+    if text.startswith(b"[The wording of this version"):
+        text = text.split(b"\n\n", 1)[1]
+    assert text == wording
 
 
 # Each version added from a file of ../shared/legal/texts, held against that file (its header lines — source,

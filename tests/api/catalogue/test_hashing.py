@@ -55,6 +55,13 @@ def recompute(folder: Path) -> tuple[str, str]:
         plain({**CLAUSE, **c, "source": source(c["source"]) if "source" in c else None})
         for c in meta.get("transitional", [])
     ]
+    # Keys that enter the object only when the file gives them a value other than their default (README).
+    if meta.get("decisive_event", "invoice_or_first_rent") != "invoice_or_first_rent":
+        doc["decisive_event"] = meta["decisive_event"]
+    for clause, raw in zip(doc["transitional"], meta.get("transitional", []), strict=True):
+        clause.pop("rules_date", None), clause.pop("yearly", None)
+        clause.update({"rules_date": plain(raw["rules_date"])} if raw.get("rules_date") is not None else {})
+        clause.update({"yearly": True} if raw.get("yearly") else {})
     doc["text_sha256"] = hashlib.sha256(text).hexdigest()
     return "sha256:" + hashlib.sha256(text).hexdigest(), "sha256:" + hashlib.sha256(rfc8785.dumps(doc)).hexdigest()
 

@@ -453,6 +453,8 @@ def test_open_clauses_state_their_computed_deadline(catalogue: Catalogue) -> Non
         acquisition_cost="30000",
     )
     opened = {c.clause.id: c.clause for c in r.resolution.open_clauses}
+    exit_clause = opened.pop("decret-2007-1873-art10-II")  # the mirror clause of the abrogated decree (explicit dates)
+    assert exit_clause.deadline_basis.value == "explicit" and exit_clause.decisive_on_or_before == d("2015-03-31")
     assert set(opened) == {
         "decret-2014-1672-art3-1a-transitoire",
         "decret-2014-1672-art3-1b-transitoire",
