@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from legislation.calculators._d251_1_new_vehicle import used_vehicle
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, VehicleCategory
 
@@ -34,6 +35,7 @@ FACTS = (
     "vehicle.energy",
     "vehicle.net_max_power_kw",
     "vehicle.power_basis",
+    "vehicle.previously_registered",
     "vehicle.uses_lead_battery",
 )
 
@@ -64,7 +66,8 @@ L_ELECTRIC_ONLY = (
 
 
 def start(ctx: Ctx[R]) -> R | None:
-    """The conditions common to every version: the two-year lease, a category, not a cycle; a result or None."""
+    """The conditions common to every version: the two-year lease, a category, not a cycle, a vehicle never
+    registered before (D. 251-1, 2°); a result or None."""
     ctx.read("secondary-barème", SECONDARY)
     if (short_lease := ctx.lease_refusal(D251_1 + ", premier alinéa")) is not None:
         return short_lease
@@ -76,7 +79,7 @@ def start(ctx: Ctx[R]) -> R | None:
             "a cycle is not a vehicle of D. 251-7; the separate aid for « cycles à pédalage assisté » (D. 251-2, "
             "« bonus vélo à assistance électrique » from 2018-02-01) is not on file",
         )
-    return None
+    return used_vehicle(ctx)  # D. 251-1, 2°: never registered before
 
 
 def category(ctx: Ctx[R]) -> VehicleCategory:

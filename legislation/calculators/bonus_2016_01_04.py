@@ -13,6 +13,7 @@ natural-gas hybrid cars of 61–110 g/km: 750 €. Two- and three-wheelers and c
 
 from __future__ import annotations
 
+from legislation.calculators._d251_1_new_vehicle import used_vehicle
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import Energy, VehicleCategory
 
@@ -24,6 +25,7 @@ FACTS = (
     "vehicle.category",
     "vehicle.co2_g_per_km",
     "vehicle.energy",
+    "vehicle.previously_registered",
 )
 
 EV, LOW, HYBRID = (
@@ -62,6 +64,8 @@ def calculate(ctx: Ctx[R]) -> R:
     ctx.read("secondary-barème", SECONDARY)
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-1, premier alinéa")) is not None:
         return short_lease
+    if (used := used_vehicle(ctx)) is not None:  # D. 251-1, 2° (2016 codified text): never registered before
+        return used
     category = ctx.need(ctx.row.vehicle_category, "vehicle.category", EV)
     ctx.assume(ASSUME_D251_1)
     if category is L_VEHICLE or category is BICYCLE:
