@@ -239,6 +239,7 @@ def breakpoints(catalogue: Catalogue, row: Row) -> list[date]:
                 last = (version.valid_until or date(9998, 1, 1)).year + 1
                 for year in range(clause.decisive_on_or_before.year, min(last, 9998) + 1):
                     points.add(clause.decisive_on_or_before.replace(year=year) + DAY)
+                    points.add(date(year, 1, 1))  # the occurrence changes with the decisive year (limits())
     for timeline in catalogue.timelines.values():
         points.update(p for g in timeline.gaps for p in (g.start, g.end))
     points.update(p for day in calculator_dates() for p in (day, day + DAY))
