@@ -36,6 +36,7 @@ from legislation.calculators import (
     conversion_premium_2019_01_01,
     conversion_premium_2019_08_01,
     conversion_premium_2020_06_01,
+    conversion_premium_2021_07_01,
     conversion_premium_2021_07_26,
 )
 
@@ -64,6 +65,7 @@ CALCULATORS: dict[str, ModuleType] = {
     "conversion_premium_2019_01_01": conversion_premium_2019_01_01,
     "conversion_premium_2019_08_01": conversion_premium_2019_08_01,
     "conversion_premium_2020_06_01": conversion_premium_2020_06_01,
+    "conversion_premium_2021_07_01": conversion_premium_2021_07_01,
     "conversion_premium_2021_07_26": conversion_premium_2021_07_26,
 }
 

@@ -61,8 +61,23 @@ VAN_CLASSES = {
 
 
 def calculate(ctx: Ctx[R]) -> R:
+    category, refused = start(ctx)
+    if refused is not None:
+        return refused
+    if category is CAR or category is VAN:
+        return _cars_and_vans(ctx, category)
+    if category is L_VEHICLE:
+        return two_three_wheeler(ctx)
+    if category is BICYCLE:
+        return _electric_bicycle(ctx)
+    return not_a_case(ctx, category)
+
+
+def start(ctx: Ctx[R]) -> tuple[VehicleCategory, R | None]:
+    """What every 2021–2022 wording of D. 251-8 asks first: a lease of two years or more (D. 251-3), the
+    vehicle's category, a vehicle withdrawn for destruction; then the D. 251-3 conditions are assumed."""
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-3, premier alinéa")) is not None:
-        return short_lease
+        return VehicleCategory.PASSENGER_CAR, short_lease
     category = ctx.need(ctx.row.vehicle_category, "vehicle.category", "premier alinéa")
     if not ctx.row.scrapped_vehicle:
         ctx.step_at(
@@ -70,18 +85,16 @@ def calculate(ctx: Ctx[R]) -> R:
             "the prime à la conversion goes with the withdrawal from circulation, for "
             "destruction, of a vehicle; the request gives no scrapped vehicle",
         )
-        return ctx.refuse(
+        return category, ctx.refuse(
             "premier alinéa",
             "no vehicle withdrawn for destruction: « l'aide prévue à l'article "
             "D. 251-3 » requires one (D. 251-3)",
         )
     ctx.assume(rules.ASSUME_D251_3)
-    if category is CAR or category is VAN:
-        return _cars_and_vans(ctx, category)
-    if category is L_VEHICLE:
-        return _two_three_wheeler(ctx)
-    if category is BICYCLE:
-        return _electric_bicycle(ctx)
+    return category, None
+
+
+def not_a_case(ctx: Ctx[R], category: VehicleCategory) -> R:
     return ctx.refuse(
         "premier alinéa",
         "none of « les cas suivants » of D. 251-8 (2021) covers a vehicle of category {category}",
@@ -94,9 +107,9 @@ def _cars_and_vans(ctx: Ctx[R], category: VehicleCategory) -> R:
     if category is VAN:
         candidates, examined = _electric_van(ctx), "1° bis, 3° et 4°"
     else:
-        candidates, examined = _electric_car(ctx), "1°, 3° et 4°"
-    candidates += _crit_air_1(ctx)
-    candidates += _plug_in(ctx)
+        candidates, examined = electric_car(ctx), "1°, 3° et 4°"
+    candidates += crit_air_1(ctx)
+    candidates += plug_in(ctx)
     if not candidates:
         return ctx.refuse_missed(examined)
     return ctx.best(candidates, rules.WHY_MOST_FAVOURABLE)
@@ -112,7 +125,7 @@ def _rate_capped(ctx: Ctx[R], paragraph: str, rate: str, cap: str) -> int:
     return ctx.cap(paragraph, amount, ctx.money(cap), "cap")
 
 
-def _has_range(ctx: Ctx[R], paragraph: str) -> bool:
+def has_range(ctx: Ctx[R], paragraph: str) -> bool:
     city_range = rules.city_electric_range(ctx, paragraph)
     if city_range <= ctx.qty("electric_range_min"):
         ctx.miss(
@@ -124,13 +137,13 @@ def _has_range(ctx: Ctx[R], paragraph: str) -> bool:
     return True
 
 
-def _electric_car(ctx: Ctx[R]) -> list[Candidate]:
+def electric_car(ctx: Ctx[R]) -> list[Candidate]:
     """1°: cars other than vans, of the 5° of D. 251-1, ≤ 60 000 € with the battery, range > 50 km."""
     cost = ctx.cost_with_battery("1°")
     if cost > ctx.money("c1_price_max"):  # known: the range is not asked
         ctx.miss("1°: cost incl. battery {cost_with_battery:€} > {c1_price_max:€}", cost_with_battery=cost)
         return []
-    if not _has_range(ctx, "1°"):
+    if not has_range(ctx, "1°"):
         return []
     ctx.assume(rules.ASSUME_D251_1_5)
     ctx.step("1°", "car of the 5° of D. 251-1, cost incl. battery {cost:€} ≤ {c1_price_max:€}", cost=cost)
@@ -147,7 +160,7 @@ def _electric_car(ctx: Ctx[R]) -> list[Candidate]:
 
 def _electric_van(ctx: Ctx[R]) -> list[Candidate]:
     """1° bis: vans of the 5° of D. 251-1, range > 50 km: 40 % of the price capped by class."""
-    if not _has_range(ctx, "1° bis"):
+    if not has_range(ctx, "1° bis"):
         return []
     ctx.assume(rules.ASSUME_D251_1_5)
     van_class = ctx.need(ctx.row.vehicle_van_class, "vehicle.van_class", "1° bis")
@@ -183,7 +196,7 @@ def _critair(ctx: Ctx[R], paragraph: str) -> CritAir:
     return ctx.need(critair, "vehicle.critair", paragraph)
 
 
-def _crit_air_1(ctx: Ctx[R]) -> list[Candidate]:
+def crit_air_1(ctx: Ctx[R]) -> list[Candidate]:
     """3°: cars and vans classed « 1 », ≤ 50 000 €, under the 132/137 g (104/109 g) ceilings."""
     cost = ctx.need(ctx.row.vehicle_acquisition_cost, "vehicle.acquisition_cost", "3°")
     if cost > ctx.money("c3_price_max"):  # known: no other fact of 3° is asked
@@ -243,7 +256,7 @@ def _all_met(ctx: Ctx[R], *conditions: Callable[[Ctx[R]], bool]) -> bool:
     return True
 
 
-def _plug_in(ctx: Ctx[R]) -> list[Candidate]:
+def plug_in(ctx: Ctx[R]) -> list[Candidate]:
     """4°: cars and vans of 21–50 g/km classed « électrique » or « 1 », ≤ 50 000 €."""
     co2 = _co2(ctx, "4°")
     if not ctx.count("c4_co2_min") <= co2 <= ctx.count("c4_co2_max"):
@@ -275,7 +288,7 @@ def _plug_in(ctx: Ctx[R]) -> list[Candidate]:
     return [Candidate(amount=other, paragraph="4° b)", reason="4° b): {c4_other_amount:€} in the other cases")]
 
 
-def _two_three_wheeler(ctx: Ctx[R]) -> R:
+def two_three_wheeler(ctx: Ctx[R]) -> R:
     """2°: new L vehicles of the 6° of D. 251-1, no lead battery, net power ≥ 2 kW (≥ 3 kW under 2002/24)."""
     row = ctx.row
     energy = row.vehicle_energy
