@@ -38,9 +38,9 @@ READING_BUILT_FROM_2021_07_26 = (
 
 def calculate(ctx: Ctx[R]) -> R:
     ctx.read("built-from-2021-07-26-wording", READING_BUILT_FROM_2021_07_26)
-    category, refused = wording_2021_07_26.start(ctx)
-    if refused is not None:
+    if (refused := wording_2021_07_26.start(ctx)) is not None:
         return refused
+    category = ctx.need(ctx.row.vehicle_category, "vehicle.category", "premier alinéa")
     if category is CAR:
         return _car(ctx)
     if category is VAN:

@@ -61,9 +61,9 @@ VAN_CLASSES = {
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    category, refused = start(ctx)
-    if refused is not None:
+    if (refused := start(ctx)) is not None:
         return refused
+    category = ctx.need(ctx.row.vehicle_category, "vehicle.category", "premier alinéa")
     if category is CAR or category is VAN:
         return _cars_and_vans(ctx, category)
     if category is L_VEHICLE:
@@ -73,25 +73,25 @@ def calculate(ctx: Ctx[R]) -> R:
     return not_a_case(ctx, category)
 
 
-def start(ctx: Ctx[R]) -> tuple[VehicleCategory, R | None]:
+def start(ctx: Ctx[R]) -> R | None:
     """What every 2021–2022 wording of D. 251-8 asks first: a lease of two years or more (D. 251-3), the
     vehicle's category, a vehicle withdrawn for destruction; then the D. 251-3 conditions are assumed."""
     if (short_lease := ctx.lease_refusal("C. énergie, art. D. 251-3, premier alinéa")) is not None:
-        return VehicleCategory.PASSENGER_CAR, short_lease
-    category = ctx.need(ctx.row.vehicle_category, "vehicle.category", "premier alinéa")
+        return short_lease
+    ctx.need(ctx.row.vehicle_category, "vehicle.category", "premier alinéa")
     if not ctx.row.scrapped_vehicle:
         ctx.step_at(
             rules.D251_3,
             "the prime à la conversion goes with the withdrawal from circulation, for "
             "destruction, of a vehicle; the request gives no scrapped vehicle",
         )
-        return category, ctx.refuse(
+        return ctx.refuse(
             "premier alinéa",
             "no vehicle withdrawn for destruction: « l'aide prévue à l'article "
             "D. 251-3 » requires one (D. 251-3)",
         )
     ctx.assume(rules.ASSUME_D251_3)
-    return category, None
+    return None
 
 
 def not_a_case(ctx: Ctx[R], category: VehicleCategory) -> R:
