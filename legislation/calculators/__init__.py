@@ -38,6 +38,8 @@ from legislation.calculators import (
     conversion_premium_2020_06_01,
     conversion_premium_2021_07_01,
     conversion_premium_2021_07_26,
+    conversion_premium_2022_07_31,
+    conversion_premium_2023_01_01,
 )
 
 CALCULATORS: dict[str, ModuleType] = {
@@ -67,6 +69,8 @@ CALCULATORS: dict[str, ModuleType] = {
     "conversion_premium_2020_06_01": conversion_premium_2020_06_01,
     "conversion_premium_2021_07_01": conversion_premium_2021_07_01,
     "conversion_premium_2021_07_26": conversion_premium_2021_07_26,
+    "conversion_premium_2022_07_31": conversion_premium_2022_07_31,
+    "conversion_premium_2023_01_01": conversion_premium_2023_01_01,
 }
 
 

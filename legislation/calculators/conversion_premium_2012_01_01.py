@@ -1,5 +1,9 @@
 """Majoration (superbonus) — décret n° 2007-1873, art. 4, as amended by décret n° 2011-2055 du 29 décembre 2011.
 
+Also the calculator of the version derived for 2011 (decret-2007-1873-art4.2011-01-01), whose ``majoration`` is the
+300 € « pour les véhicules facturés antérieurement au 1er janvier 2012 »: each version's ``majoration`` is the amount
+of the invoices it decides, on the side of ``lower_amount_from_year`` its period lies.
+
 NOR DEVR1131629D, JORF n° 303 du 31 décembre 2011. In force 2012-01-01 → 2014-12-31 (likely; décret n° 2014-1672
 from 2015-01-01). « majoré de 300 euros pour les véhicules facturés antérieurement au 1er janvier 2012 et de 200
 euros pour les véhicules facturés postérieurement à cette date »: every invoice this version decides is of 2012 or
@@ -57,7 +61,9 @@ def calculate(ctx: Ctx[R]) -> R:
     split = date(ctx.count("lower_amount_from_year"), 1, 1)
     if invoice == split:
         ctx.read("2012-majoration-on-1-january", ON_NEW_YEAR)
-    ctx.step("", "invoiced {invoice}, not before {split}: {majoration:€}", invoice=invoice, split=split)
+    when = "before" if invoice < split else "from"
+    ctx.step("", "invoiced {invoice}, " + ("before" if invoice < split else "not before") + " {split}: {majoration:€}",
+             invoice=invoice, split=split)
     ctx.step("", "one majoration per acquisition, whatever the number of vehicles scrapped")
     return ctx.award(ctx.money("majoration"), "", "majoration for scrapping a vehicle over {scrapped_min_age_years} "
-                     "years old, invoiced from {split}: {majoration:€}", split=split)
+                     "years old, invoiced " + when + " {split}: {majoration:€}", split=split)
