@@ -93,14 +93,14 @@ def test_invoice_on_order_day_is_fine(catalogue: Catalogue) -> None:
 
 
 def test_a_date_in_a_declared_gap_names_the_nearest_versions(catalogue: Catalogue) -> None:
-    # the prime à la conversion's declared gap of 2021-07-01 → 2021-07-25 (décret 2020-1526 art. 2 not on file)
-    result = calculate(catalogue, purchase("2021-07-10", scheme=Scheme.CONVERSION_PREMIUM, **CAR_2020),
-                       Scheme.CONVERSION_PREMIUM)
+    # the bonus's declared gap of 2016-01-01 → 2016-01-03 (D. 251-7 as codified by décret 2015-1823 not on file); the
+    # prime's gaps of 2011 and 2021-07-01 → 2021-07-25, used here before, are filled since issue 12
+    result = calculate(catalogue, purchase("2016-01-02", **CAR_2020), Scheme.BONUS)
     assert result.status == "no_version_on_file" and result.award is None
     r = result.resolution
     assert r.nearest_before is not None and r.nearest_before.valid_until is not None
-    assert r.nearest_before.valid_until <= date(2021, 7, 10)
-    assert r.nearest_after is not None and r.nearest_after.valid_from > date(2021, 7, 10)
+    assert r.nearest_before.valid_until <= date(2016, 1, 2)
+    assert r.nearest_after is not None and r.nearest_after.valid_from > date(2016, 1, 2)
     assert any("declared gap" in n for n in r.notes)
 
 

@@ -118,7 +118,7 @@ def test_versions_timeline_and_on_date() -> None:
     assert "D251-7.2020-06-01" in ids and ids == sorted(ids, key=lambda i: i.split(".")[-1])
     on = json.loads(run("versions", "--scheme", "bonus", "--on", "2020-12-31").stdout)
     assert on["version"]["version_id"] == "D251-7.2020-06-01"
-    gap = run("versions", "--scheme", "conversion_premium", "--on", "2021-07-10")  # gap: décret 2020-1526 art. 2
+    gap = run("versions", "--scheme", "bonus", "--on", "2016-01-02")  # gap: D. 251-7 as codified by décret 2015-1823
     problem = json.loads(gap.stderr)
     assert gap.exit_code == 4 and gap.stdout == ""
     assert problem["type"] == "urn:vigueur:problem:no-version-on-file" and problem["declared_gap"] is not None
