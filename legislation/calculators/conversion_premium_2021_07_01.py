@@ -17,7 +17,7 @@ only 2021 wording on file, for the paragraphs the research says décret 2021-977
 from __future__ import annotations
 
 from legislation.calculators import _conversion_premium_2021 as rules
-from legislation.calculators import conversion_premium_2021_07_26 as wording_2021_07_26
+from legislation.calculators import _d251_8_2021 as wording_2021_07_26
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import VehicleCategory
 
