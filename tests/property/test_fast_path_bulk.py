@@ -74,13 +74,13 @@ def pick(rng: random.Random, *options: object) -> object:
 
 
 def money(rng: random.Random, pools: Pools, high: int = 90000) -> Decimal:
-    if rng.random() < 0.6:
+    if pools.money and rng.random() < 0.6:  # a version without numbers (amounts not known) has no pool
         return rng.choice(pools.money)
     return Decimal(rng.randint(0, high * 100)) / 100
 
 
 def quantity(rng: random.Random, pools: Pools, high: int = 60) -> Decimal:
-    if rng.random() < 0.6:
+    if pools.quantities and rng.random() < 0.6:
         return rng.choice(pools.quantities)
     return Decimal(rng.randint(0, high * 1000)) / 1000
 
@@ -165,7 +165,7 @@ def purchase(rng: random.Random, version: Version, pools: Pools) -> Purchase:
     vehicle = Vehicle(
         category=maybe(rng, category),
         energy=maybe(rng, rng.choice(list(Energy))),  # type: ignore[arg-type]
-        co2_g_per_km=maybe(rng, rng.choice(pools.co2) if rng.random() < 0.7 else rng.randint(0, 200)),  # type: ignore[arg-type]
+        co2_g_per_km=maybe(rng, rng.choice(pools.co2) if pools.co2 and rng.random() < 0.7 else rng.randint(0, 200)),  # type: ignore[arg-type]
         acquisition_cost=maybe(rng, money(rng, pools)),  # type: ignore[arg-type]
         battery_rental_cost=money(rng, pools, 9000) if rng.random() < 0.2 else Decimal("0"),
         electric_motor_power_30min_kw=maybe(rng, quantity(rng, pools)),  # type: ignore[arg-type]
