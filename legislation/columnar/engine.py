@@ -196,12 +196,22 @@ class Columnar:
             ],
             dtype=np.int64,
         )
-        which = np.searchsorted(starts, day, side="right") - 1
-        in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
-        which = np.where(in_force & ~row_fallback, which, -1)
-        gap = ~in_force & ~row_fallback
-        result.status[s, gap] = _STATUS[NO_VERSION]
-        result.paragraph[s, gap] = -1
+        first, last = (int(day.min()), int(day.max())) if len(day) else (0, 0)
+        low = int(np.searchsorted(starts, first, side="right")) - 1
+        if low >= 0 and low == int(np.searchsorted(starts, last, side="right")) - 1 and last < ends[low]:
+            which = np.where(row_fallback, -1, low)  # one version in force on every day: no search per row
+        else:
+            which = np.searchsorted(starts, day, side="right") - 1
+            in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
+            which = np.where(in_force & ~row_fallback, which, -1)
+            gap = ~in_force & ~row_fallback
+            result.status[s, gap] = _STATUS[NO_VERSION]
+        low, high = int(which.min()), int(which.max())
+        if low == high:  # one version for every row (one date, or dates within one version): no gathering
+            if low >= 0:
+                for start in range(0, len(which), self.chunk):
+                    self._trace(result, s, plan.plans[low], facts, day, slice(start, start + self.chunk))
+            return
         order = np.argsort(which, kind="stable")
         bounds = np.searchsorted(which[order], np.arange(len(plan.plans) + 1))
         for v, version_plan in enumerate(plan.plans):
@@ -218,9 +228,10 @@ class Columnar:
         plan: VersionPlan,
         facts: Mapping[str, Column],
         day: I64,
-        rows: npt.NDArray[np.intp],
+        rows: Any,
     ) -> None:
-        everything = len(rows) == len(day)
+        """Trace one version over some rows (an index array, or a slice: a view of the columns)."""
+        everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
         if everything:
             chunk = dict(facts)
             chunk_day = day
@@ -228,7 +239,7 @@ class Columnar:
             chunk = {name: _take(column, rows) for name, column in facts.items()}
             chunk_day = day[rows]
         chunk["_day"] = Column("_day", "date", chunk_day, None)
-        trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(rows), self.path_limit)
+        trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), self.path_limit)
         engine = self.engine
         dispatch = (plan.kernel, plan.deadline, plan.order_until, plan)
 
@@ -254,46 +265,59 @@ class Columnar:
         s: int,
         plan: VersionPlan,
         leaves: list[tuple[Any, Any]],
-        rows: npt.NDArray[np.intp],
+        rows: Any,
         everything: bool,
     ) -> None:
-        size = len(rows)
-        leaf = np.zeros(size, dtype=np.int32)
-        amount = np.zeros(size, dtype=np.int64)
-        table = np.zeros((len(leaves), 6), dtype=np.int64)  # status, known, eligible, version, kept, paragraph
+        """Each leaf's outcome into the result's arrays: a leaf number per row, then one small table per array."""
+        size = len(range(len(result.status[s]))[rows]) if isinstance(rows, slice) else len(rows)
+        small = len(leaves) < 256
+        leaf = np.zeros(size, dtype=np.uint8 if small else np.int32)
+        amount: Any = None  # the amounts of the leaves whose amount is a column (the others: a table)
+        tables = np.zeros((7, len(leaves)), dtype=np.int64)  # status, known, eligible, version, kept, paragraph, amount
         fallback = np.zeros(len(leaves), dtype=np.bool_)
         for j, (mask, outcome) in enumerate(leaves):
-            if mask is None:
-                leaf[:] = j
-            else:
-                np.copyto(leaf, j, where=mask)
+            if j and mask is not None:  # the masks are disjoint: a leaf number is a sum
+                if small:
+                    np.add(leaf, mask.view(np.uint8) * np.uint8(j), out=leaf)
+                else:
+                    np.copyto(leaf, j, where=mask)
+            elif j:
+                leaf.fill(j)
             if isinstance(outcome, Fallback):
                 fallback[j] = True
-                count = size if mask is None else int(mask.sum())
+                count = size if mask is None else int(np.count_nonzero(mask))
                 result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += count
                 continue
             _, status, value, eligible, vid, paragraph, kept = outcome
-            if isinstance(value, int):
-                np.copyto(amount, value, where=mask) if mask is not None else amount.fill(value)
-            elif value is not None:
-                np.copyto(amount, value.value, where=mask if mask is not None else True)
-            table[j] = (
+            if value is not None and not isinstance(value, int):
+                if amount is None:
+                    amount = np.zeros(size, dtype=np.int64)
+                np.add(amount, value.value if mask is None else value.value * mask, out=amount)
+                value_code = 0
+            else:
+                value_code = value or 0
+            tables[:, j] = (
                 _STATUS[status],
                 value is not None,
                 -1 if eligible is None else int(eligible),
                 self._version_index[vid] if vid is not None else -1,
                 self._version_index[kept] if kept is not None else -1,
                 self._paragraph(paragraph),
+                value_code,
             )
+        amounts = tables[6][leaf] if tables[6].any() else None
+        if amount is None:
+            amount = amounts if amounts is not None else 0
+        elif amounts is not None:
+            amount += amounts
         where: Any = slice(None) if everything else rows
-        values = table[leaf]
-        result.status[s, where] = values[:, 0]
-        result.amount_known[s, where] = values[:, 1].astype(np.bool_)
-        result.amount[s, where] = np.where(values[:, 1].astype(np.bool_), amount, 0)
-        result.eligible[s, where] = values[:, 2]
-        result.version[s, where] = values[:, 3]
-        result.kept[s, where] = values[:, 4]
-        result.paragraph[s, where] = values[:, 5]
+        result.amount[s, where] = amount  # 0 where not known (no leaf adds to it)
+        targets = (result.status, result.amount_known, result.eligible, result.version, result.kept, result.paragraph)
+        for target, table in zip(targets, tables, strict=False):
+            if (table == table[0]).all():  # the same for every leaf (the version, often the status…)
+                target[s, where] = table[0]
+            else:
+                target[s, where] = table.astype(target.dtype)[leaf]
         if fallback.any():
             result.fallback[s, where] = fallback[leaf]
 
@@ -374,7 +398,7 @@ def _row_schemes(column: Any, n: int, default: tuple[Scheme, ...]) -> npt.NDArra
     return table[inverse.reshape(-1)]
 
 
-def _take(column: Column, rows: npt.NDArray[np.intp]) -> Column:
+def _take(column: Column, rows: Any) -> Column:
     null = None if column.null is None else column.null[rows]
     return Column(column.name, column.kind, column.values[rows], null, column.members)
 

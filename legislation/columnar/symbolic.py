@@ -271,12 +271,11 @@ class Trace:
             sub = condition if mask is None else mask & condition
             if sub.any():
                 present.append((i, sub))
+        prefix = tuple(self.path)
+        self.labels[prefix] = labels
         if len(present) == 1:  # every row of the path goes the same way: no split
             i = present[0][0]
         else:
-            prefix = tuple(self.path)
-            if labels is not _TRUTH:
-                self.labels[prefix] = labels
             for j, sub in present[1:]:
                 self.pending.append(((*prefix, j), sub))
             i, self.mask = present[0]
@@ -330,26 +329,31 @@ class Trace:
             values = column.values
             given = values if null is None else values[~null]
             lo, hi = (int(given.min()), int(given.max())) if given.size else (0, 0)
-            found = self.cache[key] = Sym(self, key, values, lo, hi, column.kind)
+            found = self.cache[key] = Sym(self, key, _narrow(values, lo, hi), lo, hi, column.kind)
         return found
 
     def _member(self, column: Column) -> Any:
         """An enum's member or a boolean, made concrete: the path splits by the values its rows hold."""
-        codes = column.values  # int8: the member's index, -1 when not given
-        members = column.members
-        mask = self.mask
-        k = len(self.path)
-        if k < len(self.forced):
+        if len(self.path) < len(self.forced):
             return self._decide([], list)
-        held = codes if mask is None else codes[mask]
-        counts = np.bincount(held.astype(np.int64) + 1, minlength=len(members) + 1)
-        found = [int(c) - 1 for c in np.flatnonzero(counts)]
-        labels = [None if c < 0 else members[c] for c in found]
-        if len(found) == 1:
+        codes = self._present(column)
+        labels = [None if c < 0 else column.members[c] for c in codes]
+        if len(codes) == 1:  # one value in the whole chunk
             self.labels[tuple(self.path)] = labels
             self.path.append(0)
             return labels[0]
-        return self._decide(labels, lambda: [self._equals(column, c) for c in found])
+        return self._decide(labels, lambda: [self._equals(column, c) for c in codes])
+
+    def _present(self, column: Column) -> list[int]:
+        """The codes a column holds in this chunk (-1: not given), counted once."""
+        key = ("present", column.name)
+        found: list[int] | None = self.cache.get(key)  # type: ignore[assignment]
+        if found is None:
+            codes = column.values
+            low, high = (int(codes.min()), int(codes.max())) if codes.size else (0, 0)
+            found = list(range(low, high + 1))  # the codes it may hold (two reductions, not a count)
+            self.cache[key] = found  # type: ignore[assignment]
+        return found
 
     def _plain(self, column: Column) -> Any:
         """A date or number fact as plain values: the path splits by the values its rows hold (at most 512)."""
@@ -424,13 +428,16 @@ class Trace:
         found = self.cache.get(key)
         if found is not None:
             return found
-        left = a.value if isinstance(a, Sym) else a
-        right = b.value if isinstance(b, Sym) else b
-        value = _OPS[name](left, right)
         if name in _MIRROR:
-            found = Sym(self, key, value, 0, 1, "bool")
+            (alo, ahi), (blo, bhi) = _range(a), _range(b)
+            wide = not (min(alo, blo) >= _I32_MIN and max(ahi, bhi) <= _I32_MAX)
+            found = Sym(self, key, _OPS[name](_operand(a, wide), _operand(b, wide)), 0, 1, "bool")
         else:
             lo, hi = _bounds(name, a, b)
+            (alo, ahi), (blo, bhi) = _range(a), _range(b)
+            # int32 where every operand and the result fit (a third of int64's memory traffic), else int64
+            wide = not (min(lo, alo, blo) >= _I32_MIN and max(hi, ahi, bhi) <= _I32_MAX)
+            value = _OPS[name](_operand(a, wide), _operand(b, wide))
             kind = "date" if _kind(a) == "date" or _kind(b) == "date" else "int"
             found = Sym(self, key, value, lo, hi, kind)
         self.cache[key] = found
@@ -491,6 +498,24 @@ def _kind(value: Any) -> str | None:
     if value is None or isinstance(value, str | Enum | tuple | frozenset | list):
         return None
     raise Unvectorisable(f"an operation with a {type(value).__name__}")
+
+
+_I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _narrow(values: Array, lo: int, hi: int) -> Array:
+    """A column as int32 when its values fit (numpy then computes in int32 while the bounds allow it)."""
+    if values.dtype != np.int32 and lo >= _I32_MIN and hi <= _I32_MAX:
+        return values.astype(np.int32)
+    return values
+
+
+def _operand(value: Any, wide: bool) -> Any:
+    """An operand as numpy computes it: int64 when the operation's values may not fit int32."""
+    if isinstance(value, Sym):
+        array = value.value
+        return array.astype(np.int64) if wide and array.dtype != np.int64 and array.dtype != np.bool_ else array
+    return np.int64(value) if wide else np.int32(value)
 
 
 def _columns_of(key: Any) -> list[str]:
