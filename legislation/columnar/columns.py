@@ -107,7 +107,10 @@ def _column(name: str, data: Any, n: int) -> Column:
         else:
             if array.dtype.kind not in "iu":
                 raise ColumnError(name, f"an integer column is expected (cents or thousandths), not {array.dtype}")
-            values = array.astype(np.int64, copy=False)
+            # any signed width as given (the trace widens to int64 where a value may not fit); unsigned → int64
+            values = array if array.dtype.kind == "i" else array.astype(np.int64)
+            if array.dtype == np.uint64 and array.size and int(array.max()) >= 1 << 63:
+                raise ColumnError(name, "a value does not fit int64")
     except (TypeError, ValueError, OverflowError) as exc:
         if isinstance(exc, ColumnError):
             raise

@@ -121,9 +121,13 @@ class Columnar:
         row_schemes = _row_schemes(columns.get("schemes"), n, shared_schemes(tuple(schemes)))
         k = len(ALL_SCHEMES)
         requested = np.zeros((k, n), dtype=np.bool_)
-        for t, found in enumerate(SCHEME_TUPLES):
-            for scheme in found:
-                requested[_SCHEME_INDEX[scheme]] |= row_schemes == t
+        if "schemes" not in columns:
+            for scheme in shared_schemes(tuple(schemes)):
+                requested[_SCHEME_INDEX[scheme]] = True
+        else:
+            for t, found in enumerate(SCHEME_TUPLES):
+                for scheme in found:
+                    requested[_SCHEME_INDEX[scheme]] |= row_schemes == t
         result = ColumnarResult(
             schemes=ALL_SCHEMES,
             row_schemes=row_schemes,
@@ -131,10 +135,11 @@ class Columnar:
             status=np.zeros((k, n), dtype=np.int8),
             amount=np.zeros((k, n), dtype=np.int64),
             amount_known=np.zeros((k, n), dtype=np.bool_),
-            eligible=np.full((k, n), -1, dtype=np.int8),
-            version=np.full((k, n), -1, dtype=np.int16),
-            kept=np.full((k, n), -1, dtype=np.int16),
-            paragraph=np.full((k, n), -1, dtype=np.int32),
+            # every requested element is written: a traced row by its leaf, a gap by _scheme, a fallback by _store
+            eligible=np.empty((k, n), dtype=np.int8),
+            version=np.empty((k, n), dtype=np.int16),
+            kept=np.empty((k, n), dtype=np.int16),
+            paragraph=np.empty((k, n), dtype=np.int32),
             fallback=np.zeros((k, n), dtype=np.bool_),
             version_ids=self.version_ids,
             paragraphs=self.paragraphs,
@@ -152,6 +157,10 @@ class Columnar:
         """Each row's decisive day (ordinal) and the rows left to the row engine (:func:`decisive_day` raises for
         them, or their version depends on another event: the leases of décret 2007-1873's versions)."""
         acquisition = facts["acquisition"].values
+        invoice_only = "order_date" not in facts and "first_rent_date" not in facts and "invoice_date" in facts
+        if invoice_only and acquisition.size and int(acquisition.min()) >= 0 and not (acquisition == LEASE_CODE).any():
+            only = facts["invoice_date"]  # purchases decided by their invoice, no other date: nothing to check
+            return only.values, (only.null if only.null is not None else np.zeros(n, dtype=np.bool_))
         lease = acquisition == LEASE_CODE
         unsure = acquisition < 0  # no acquisition: the row engine says why
         none = np.zeros(n, dtype=np.int64)
@@ -205,7 +214,10 @@ class Columnar:
             in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
             which = np.where(in_force & ~row_fallback, which, -1)
             gap = ~in_force & ~row_fallback
-            result.status[s, gap] = _STATUS[NO_VERSION]
+            if gap.any():
+                result.status[s, gap] = _STATUS[NO_VERSION]
+                for array in (result.eligible, result.version, result.kept, result.paragraph):
+                    array[s, gap] = -1
         low, high = int(which.min()), int(which.max())
         if low == high:  # one version for every row (one date, or dates within one version): no gathering
             if low >= 0:
@@ -290,9 +302,11 @@ class Columnar:
                 continue
             _, status, value, eligible, vid, paragraph, kept = outcome
             if value is not None and not isinstance(value, int):
-                if amount is None:
-                    amount = np.zeros(size, dtype=np.int64)
-                np.add(amount, value.value if mask is None else value.value * mask, out=amount)
+                if amount is None:  # int32 while every amount fits (half the memory traffic)
+                    amount = np.zeros(size, dtype=np.int32 if value.hi < (1 << 31) // len(leaves) else np.int64)
+                elif value.hi >= (1 << 31) // len(leaves):
+                    amount = amount.astype(np.int64)
+                np.add(amount, value.value if mask is None else value.value * mask, out=amount, casting="unsafe")
                 value_code = 0
             else:
                 value_code = value or 0
@@ -312,7 +326,14 @@ class Columnar:
             amount += amounts
         where: Any = slice(None) if everything else rows
         result.amount[s, where] = amount  # 0 where not known (no leaf adds to it)
-        targets = (result.status, result.amount_known, result.eligible, result.version, result.kept, result.paragraph)
+        targets: tuple[np.ndarray[Any, Any], ...] = (
+            result.status,
+            result.amount_known,
+            result.eligible,
+            result.version,
+            result.kept,
+            result.paragraph,
+        )
         for target, table in zip(targets, tables, strict=False):
             if (table == table[0]).all():  # the same for every leaf (the version, often the status…)
                 target[s, where] = table[0]
@@ -400,7 +421,7 @@ def _row_schemes(column: Any, n: int, default: tuple[Scheme, ...]) -> npt.NDArra
 
 def _take(column: Column, rows: Any) -> Column:
     null = None if column.null is None else column.null[rows]
-    return Column(column.name, column.kind, column.values[rows], null, column.members)
+    return Column(column.name, column.kind, column.values[rows], null, column.members, column.limits())
 
 
 _ENGINES: dict[int, tuple[Catalogue, Columnar]] = {}

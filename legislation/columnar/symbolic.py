@@ -207,10 +207,26 @@ class Column:
     """One fact over a chunk: its values (int64 numbers and day ordinals, int8 codes of an enum's members, bool)
     and which rows do not give it (``null``: None when every row gives it)."""
 
-    __slots__ = ("name", "kind", "values", "null", "members")
+    __slots__ = ("name", "kind", "values", "null", "members", "bounds")
 
-    def __init__(self, name: str, kind: str, values: Array, null: Mask | None, members: tuple[Any, ...] = ()) -> None:
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        values: Array,
+        null: Mask | None,
+        members: tuple[Any, ...] = (),
+        bounds: tuple[int, int] | None = None,
+    ) -> None:
         self.name, self.kind, self.values, self.null, self.members = name, kind, values, null, members
+        self.bounds = bounds  # the lowest and highest given value (of the whole column: a chunk shares them)
+
+    def limits(self) -> tuple[int, int]:
+        """The lowest and highest given value (codes: -1 when some row does not give it), computed once."""
+        if self.bounds is None:
+            given = self.values if self.null is None else self.values[~self.null]
+            self.bounds = (int(given.min()), int(given.max())) if given.size else (0, 0)
+        return self.bounds
 
 
 class Trace:
@@ -326,10 +342,8 @@ class Trace:
         key = ("col", column.name)
         found = self.cache.get(key)
         if found is None:
-            values = column.values
-            given = values if null is None else values[~null]
-            lo, hi = (int(given.min()), int(given.max())) if given.size else (0, 0)
-            found = self.cache[key] = Sym(self, key, _narrow(values, lo, hi), lo, hi, column.kind)
+            lo, hi = column.limits()
+            found = self.cache[key] = Sym(self, key, _narrow(column.values, lo, hi), lo, hi, column.kind)
         return found
 
     def _member(self, column: Column) -> Any:
@@ -349,8 +363,7 @@ class Trace:
         key = ("present", column.name)
         found: list[int] | None = self.cache.get(key)  # type: ignore[assignment]
         if found is None:
-            codes = column.values
-            low, high = (int(codes.min()), int(codes.max())) if codes.size else (0, 0)
+            low, high = column.limits()
             found = list(range(low, high + 1))  # the codes it may hold (two reductions, not a count)
             self.cache[key] = found  # type: ignore[assignment]
         return found
