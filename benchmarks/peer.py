@@ -60,6 +60,15 @@ CATEGORIES = np.array(
 )
 
 
+ENERGIES = np.array(
+    [
+        _code("vehicle_energy", e)
+        for e in (Energy.ELECTRIC, Energy.PETROL_ELECTRIC_HYBRID, Energy.PETROL, Energy.HYDROGEN)
+    ],
+    dtype=np.int8,
+)
+
+
 def peer_venv(peer: Path) -> Path:
     """The peer's interpreter: ``build/peer-venv`` with the peer's requirements (made once)."""
     python = PEER_VENV / "bin" / "python"
@@ -99,12 +108,11 @@ def vigueur_columns(peer: dict[str, np.ndarray[Any, Any]], days: np.ndarray[Any,
     """The input building: vigueur's columns (codes, cents, thousandths) from the peer's arrays."""
     n = len(peer["acquisition_cost"])
     category = CATEGORIES[peer["category"]]
-    car_or_van = peer["category"] <= 1
-    energy = np.full(n, _code("vehicle_energy", Energy.ELECTRIC), dtype=np.int8)
-    energy[peer["is_plug_in_hybrid"]] = _code("vehicle_energy", Energy.PETROL_ELECTRIC_HYBRID)
-    thermal = car_or_van & ~peer["is_plug_in_hybrid"] & (peer["co2_g_per_km"] > 0)
-    energy[thermal] = _code("vehicle_energy", Energy.PETROL)
-    energy[peer["is_hydrogen"]] = _code("vehicle_energy", Energy.HYDROGEN)
+    phev = peer["is_plug_in_hybrid"]
+    thermal = (peer["category"] <= 1) & ~phev & (peer["co2_g_per_km"] > 0)
+    # the energy by a table: 0 electric, 1 plug-in hybrid, 2 thermal, 3 hydrogen (one of them at most)
+    kind = phev.view(np.uint8) + thermal.view(np.uint8) * np.uint8(2) + peer["is_hydrogen"].view(np.uint8) * np.uint8(3)
+    energy = ENERGIES[kind]
     person = np.where(
         peer["is_legal_person"],
         _code("buyer_person_kind", PersonKind.LEGAL_PERSON),

@@ -121,9 +121,12 @@ def _column(name: str, data: Any, n: int) -> Column:
 
 
 def _dates(array: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any] | None]:
-    days = array.astype("datetime64[D]")
+    """Day ordinals (``date.toordinal``) as int32, in one pass; NaT: not given."""
+    days = array.astype("datetime64[D]", copy=False)
     nat = np.isnat(days)
-    return days.astype(np.int64) + EPOCH, (nat if nat.any() else None)
+    ordinals = np.empty(days.shape, dtype=np.int32)
+    np.add(days.view(np.int64), EPOCH, out=ordinals, casting="unsafe")  # years 1–9999 fit int32 (NaT: masked)
+    return ordinals, (nat if nat.any() else None)
 
 
 def _codes(
@@ -133,11 +136,11 @@ def _codes(
     if array.dtype.kind == "b":
         return (~array).astype(np.int8), None  # True → 0, False → 1
     if array.dtype.kind in "iu":
-        codes = array.astype(np.int8)
-        if ((codes < -1) | (codes >= len(members))).any():
+        low, high = (int(array.min()), int(array.max())) if array.size else (0, 0)
+        if low < -1 or high >= len(members):
             raise ColumnError(name, f"codes are -1 (not given) or 0–{len(members) - 1}")
-        missing = codes < 0
-        return codes, (missing if missing.any() else None)
+        codes = array.astype(np.int8, copy=False)
+        return codes, (codes < 0 if low < 0 else None)
     texts, inverse = np.unique(array.astype(object), return_inverse=True)
     by_text = {(m.value if isinstance(m, Enum) else str(m).lower()): i for i, m in enumerate(members)}
     table = np.empty(len(texts), dtype=np.int8)

@@ -319,11 +319,11 @@ class Columnar:
                 self._paragraph(paragraph),
                 value_code,
             )
-        amounts = tables[6][leaf] if tables[6].any() else None
-        if amount is None:
-            amount = amounts if amounts is not None else 0
-        elif amounts is not None:
-            amount += amounts
+        if tables[6].any():  # the leaves whose amount is a number: one table
+            constant = tables[6].astype(amount.dtype if amount is not None else np.int64)[leaf]
+            amount = constant if amount is None else np.add(amount, constant, out=amount, casting="unsafe")
+        elif amount is None:
+            amount = 0
         where: Any = slice(None) if everything else rows
         result.amount[s, where] = amount  # 0 where not known (no leaf adds to it)
         targets: tuple[np.ndarray[Any, Any], ...] = (

@@ -239,6 +239,7 @@ class Trace:
         self.forced: tuple[int, ...] = ()
         self.path: list[int] = []
         self.mask: Mask | None = None  # the rows of the current path (None: every row of the chunk)
+        self.count = size  # how many
         self.pending: list[tuple[tuple[int, ...], Mask | None]] = []
         self.reads: dict[str, Any] = {}
         self.concrete: set[str] = set()  # facts read as plain values (:class:`Concretize`)
@@ -263,6 +264,7 @@ class Trace:
             while self.pending:
                 self.forced, self.mask = self.pending.pop()
                 self.path, self.reads = [], {}
+                self.count = self.size if self.mask is None else int(np.count_nonzero(self.mask))
                 try:
                     result = function(self)
                 except (TooManyPaths, Concretize):
@@ -295,6 +297,7 @@ class Trace:
             for j, sub in present[1:]:
                 self.pending.append(((*prefix, j), sub))
             i, self.mask = present[0]
+            self.count = int(np.count_nonzero(self.mask))
         self.path.append(i)
         return labels[i]
 
@@ -306,16 +309,17 @@ class Trace:
             return i == 0
         value, mask = truth.value, self.mask
         held = value if mask is None else mask & value
-        if not held.any():
+        count = int(np.count_nonzero(held))
+        if count == 0:
             self.path.append(1)
             return False
-        other = ~value if mask is None else mask ^ held
-        if not other.any():
+        if count == (self.size if mask is None else self.count):
             self.path.append(0)
             return True
+        other = ~value if mask is None else mask ^ held
         self.pending.append(((*self.path, 1), other))
         self.path.append(0)
-        self.mask = held
+        self.mask, self.count = held, count
         return True
 
     # -- reading a fact ------------------------------------------------------------------------------------------
