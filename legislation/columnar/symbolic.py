@@ -71,10 +71,28 @@ class Sym:
     ``lo``/``hi`` bound the values (from the data, then by interval arithmetic) so that no product leaves int64.
     """
 
-    __slots__ = ("trace", "key", "value", "lo", "hi", "kind")
+    __slots__ = ("trace", "key", "array", "lo", "hi", "kind", "expr", "wide")
 
-    def __init__(self, trace: Trace, key: Any, value: Array, lo: int, hi: int, kind: str) -> None:
-        self.trace, self.key, self.value, self.lo, self.hi, self.kind = trace, key, value, lo, hi, kind
+    def __init__(
+        self,
+        trace: Trace,
+        key: Any,
+        array: Array | None,
+        lo: int,
+        hi: int,
+        kind: str,
+        expr: tuple[str, Any, Any] | None = None,
+        wide: bool = True,
+    ) -> None:
+        self.trace, self.key, self.array, self.lo, self.hi, self.kind = trace, key, array, lo, hi, kind
+        self.expr, self.wide = expr, wide  # an arithmetic result is computed when first read (:meth:`value`)
+
+    @property
+    def value(self) -> Array:
+        """The values (computed on first read: a chain such as ``(N * x + H) // D`` in place, in one buffer)."""
+        if self.array is None:
+            self.array = _evaluate(self)
+        return self.array
 
     def __repr__(self) -> str:
         return f"<Sym {self.kind} {self.key!r}>"
@@ -186,7 +204,7 @@ class Sym:
         return self.trace.compare("ne", self, other)
 
 
-_OPS: dict[str, Callable[[Any, Any], Any]] = {
+_OPS: dict[str, Any] = {
     "add": np.add,
     "sub": np.subtract,
     "mul": np.multiply,
@@ -454,9 +472,8 @@ class Trace:
             (alo, ahi), (blo, bhi) = _range(a), _range(b)
             # int32 where every operand and the result fit (a third of int64's memory traffic), else int64
             wide = not (min(lo, alo, blo) >= _I32_MIN and max(hi, ahi, bhi) <= _I32_MAX)
-            value = _OPS[name](_operand(a, wide), _operand(b, wide))
             kind = "date" if _kind(a) == "date" or _kind(b) == "date" else "int"
-            found = Sym(self, key, value, lo, hi, kind)
+            found = Sym(self, key, None, lo, hi, kind, (name, a, b), wide)
         self.cache[key] = found
         return found
 
@@ -525,6 +542,30 @@ def _narrow(values: Array, lo: int, hi: int) -> Array:
     if values.dtype != np.int32 and lo >= _I32_MIN and hi <= _I32_MAX:
         return values.astype(np.int32)
     return values
+
+
+def _evaluate(sym: Sym, owned: bool = False) -> Array:
+    """An arithmetic Sym's values. An operand not computed yet is computed into a buffer of its own, which this
+    operation then reuses (``out=``): that operand stays uncomputed (its buffer is gone) and is computed again only
+    if something reads it later."""
+    assert sym.expr is not None
+    name, a, b = sym.expr
+    dtype = np.int64 if sym.wide else np.int32
+    left, left_owned = _input(a, sym.wide)
+    right, right_owned = _input(b, sym.wide)
+    out = left if left_owned and left.dtype == dtype else right if right_owned and right.dtype == dtype else None
+    if name == "abs":
+        return np.abs(left, out=out)  # type: ignore[no-any-return]
+    return _OPS[name](left, right, out=out, dtype=dtype)  # type: ignore[no-any-return]
+
+
+def _input(value: Any, wide: bool) -> tuple[Any, bool]:
+    """An operand for numpy, and whether it is a buffer this operation may overwrite."""
+    if isinstance(value, Sym):
+        if value.array is None and value.expr is not None:
+            return _evaluate(value), True
+        return value.value, False
+    return (np.int64(value) if wide else np.int32(value)), False
 
 
 def _operand(value: Any, wide: bool) -> Any:
