@@ -20,6 +20,7 @@ fact is given). ``acquisition`` is required.
 
 from __future__ import annotations
 
+import itertools
 import typing
 from collections.abc import Mapping
 from dataclasses import MISSING, fields
@@ -154,6 +155,46 @@ def _codes(
     codes = table[inverse.reshape(-1)]
     missing = codes < 0
     return codes, (missing if missing.any() else None)
+
+
+def rows_at(columns: Mapping[str, Column], rows: Any, schemes: list[tuple[Any, ...]]) -> list[Row]:
+    """Rows ``rows`` (indices) as :class:`Row` objects, column by column (what the row engine computes)."""
+    count = len(rows)
+    given: dict[str, list[Any]] = {}
+    for name, column in columns.items():
+        if name not in FACTS:
+            continue
+        picked = column.values[rows]
+        if column.kind in ("enum", "bool"):
+            table = [None, *column.members]
+            given[name] = [table[c + 1] for c in picked.tolist()]
+            continue
+        if column.kind == "date":
+            values: list[Any] = [_date(v) for v in picked.tolist()]
+        else:
+            values = picked.tolist()
+        if column.null is not None:
+            values = [None if n else v for v, n in zip(values, column.null[rows].tolist(), strict=True)]
+        given[name] = values
+    lists: list[Any] = [
+        given[name] if name in given else itertools.repeat(DEFAULTS[name], count) for name in ROW_FIELDS
+    ]
+    lists[ROW_FIELDS.index("schemes")] = schemes
+    return [Row(*values) for values in zip(*lists, strict=False)]
+
+
+_DATES: dict[int, date] = {}
+
+
+def _date(ordinal: int) -> date | None:
+    found = _DATES.get(ordinal)
+    if found is None:
+        if not 1 <= ordinal <= date.max.toordinal():
+            return None  # a not-given date's filler (masked by its null)
+        found = date.fromordinal(ordinal)
+        if len(_DATES) < 100_000:
+            _DATES[ordinal] = found
+    return found
 
 
 def row_at(columns: Mapping[str, Column], i: int, schemes: tuple[Any, ...]) -> Row:

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from legislation.calculators.kit import Outcome
-from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, row_at
+from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
 from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
@@ -29,6 +29,7 @@ _STATUS = {s: i for i, s in enumerate(STATUSES)}
 
 CHUNK = 1 << 18  # rows of one version traced together (bounded memory: a few arrays of this size per operation)
 PATH_LIMIT = 4096  # paths explored in one chunk before the chunk is left to the row engine
+ROWS_PER_PATH, MIN_PATHS = 6, 64  # fewer rows per path than this (past 64 paths): the row engine is faster
 LEASE_CODE = tuple(Acquisition).index(Acquisition.LEASE)
 
 I64 = npt.NDArray[np.int64]
@@ -114,6 +115,8 @@ class Columnar:
         self._paragraph_index: dict[str, int] = {}
         self.chunk = CHUNK
         self.path_limit = PATH_LIMIT
+        self.rows_per_path = ROWS_PER_PATH  # 0: trace whatever the paths per row (the tests: every row traced)
+        self.min_paths = MIN_PATHS
 
     def compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...] = ALL_SCHEMES) -> ColumnarResult:
         """See :func:`compute`."""
@@ -251,7 +254,12 @@ class Columnar:
             chunk = {name: _take(column, rows) for name, column in facts.items()}
             chunk_day = day[rows]
         chunk["_day"] = Column("_day", "date", chunk_day, None)
-        trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), self.path_limit)
+        # a trace pays ~0.1 ms of Python per path, the row engine ~20 µs per row: past one path per ROWS_PER_PATH
+        # rows of the chunk, the row engine is faster (the chunk is left to it, and counted)
+        limit = self.path_limit
+        if self.rows_per_path:
+            limit = min(limit, max(self.min_paths, len(chunk_day) // self.rows_per_path))
+        trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), limit)
         engine = self.engine
         dispatch = (plan.kernel, plan.deadline, plan.order_until, plan)
 
@@ -361,24 +369,29 @@ class Columnar:
             result.fallback_reasons["the resolver's dates (a missing or contradicted date, a lease of 2007-1873)"] += (
                 int((result.requested[:, row_fallback]).sum())
             )
-        for i in np.flatnonzero(row_fallback):
-            self._row(result, facts, int(i), SCHEME_TUPLES[int(result.row_schemes[i])])
-        for i in np.flatnonzero((result.fallback & result.requested).any(axis=0) & ~row_fallback):
-            for s in np.flatnonzero(result.fallback[:, i] & result.requested[:, i]):
-                self._row(result, facts, int(i), shared_schemes((ALL_SCHEMES[s],)))
-
-    def _row(self, result: ColumnarResult, facts: Mapping[str, Column], i: int, schemes: tuple[Scheme, ...]) -> None:
-        row = row_at(facts, i, schemes)
-        try:
-            outcomes = self.engine.outcomes(row)
-        except InvalidFacts as exc:
-            result.errors[i] = exc
-            result.status[:, i] = INVALID
-            result.amount_known[:, i] = False
-            result.fallback[:, i] = True
+        items: list[tuple[int, tuple[Scheme, ...]]] = [
+            (int(i), SCHEME_TUPLES[int(result.row_schemes[i])]) for i in np.flatnonzero(row_fallback)
+        ]
+        for s, scheme in enumerate(ALL_SCHEMES):
+            alone = shared_schemes((scheme,))
+            items.extend(
+                (j, alone) for j in np.flatnonzero(result.fallback[s] & result.requested[s] & ~row_fallback).tolist()
+            )
+        if not items:
             return
-        for scheme, outcome in zip(schemes, outcomes, strict=True):
-            self._store(result, _SCHEME_INDEX[scheme], i, outcome)
+        rows = rows_at(facts, np.array([i for i, _ in items], dtype=np.intp), [t for _, t in items])
+        outcomes = self.engine.outcomes
+        for (i, schemes), row in zip(items, rows, strict=True):
+            try:
+                found = outcomes(row)
+            except InvalidFacts as exc:
+                result.errors[i] = exc
+                result.status[:, i] = INVALID
+                result.amount_known[:, i] = False
+                result.fallback[:, i] = True
+                continue
+            for scheme, outcome in zip(schemes, found, strict=True):
+                self._store(result, _SCHEME_INDEX[scheme], i, outcome)
 
     def _store(self, result: ColumnarResult, s: int, i: int, outcome: Outcome) -> None:
         _, status, value, eligible, vid, paragraph, kept = outcome

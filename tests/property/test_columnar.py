@@ -67,7 +67,9 @@ def test_columnar_equals_row_engine_and_explained_path_on_the_corpus() -> None:
             continue
     rows = [r for r in rows if r.exact]
     engine = Engine(CATALOGUE)
-    result = Columnar(CATALOGUE, engine).compute(_columns(rows))
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0  # every row traced, however few rows share a path
+    result = runner.compute(_columns(rows))
     for i, row in enumerate(rows):
         expected = _row_engine(engine, row)
         assert _columnar(result, i) == expected, (CASES[i].id if i < len(CASES) else i, row)
@@ -93,7 +95,9 @@ def _generated(seed: int, per_version: int) -> tuple[list[Row], list[str]]:
 def test_columnar_equals_row_engine_on_generated_purchases_of_every_version() -> None:
     rows, aimed = _generated(20261201, 400)
     engine = Engine(CATALOGUE)
-    result = Columnar(CATALOGUE, engine).compute(_columns(rows))
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0  # every row traced, however few rows share a path
+    result = runner.compute(_columns(rows))
     decided: Counter[str] = Counter()
     for i, row in enumerate(rows):
         expected = _row_engine(engine, row)
@@ -112,9 +116,11 @@ def test_columnar_equals_row_engine_on_generated_purchases_of_every_version() ->
 
 def test_chunks_and_one_block_give_the_same_results() -> None:
     rows, _ = _generated(7, 30)
-    whole = Columnar(CATALOGUE).compute(_columns(rows))
+    one = Columnar(CATALOGUE)
+    one.rows_per_path = 0
+    whole = one.compute(_columns(rows))
     small = Columnar(CATALOGUE)
-    small.chunk = 17
+    small.chunk, small.rows_per_path = 17, 0
     chunked = small.compute(_columns(rows))
     assert [_columnar(whole, i) for i in range(len(rows))] == [_columnar(chunked, i) for i in range(len(rows))]
 
@@ -132,7 +138,9 @@ def test_a_calculator_the_columns_cannot_follow_falls_back_and_is_reported() -> 
 
     plan.kernel = formatting
     rows = [r for r in _generated(3, 40)[0] if r.exact]
-    result = Columnar(CATALOGUE, engine).compute(_columns(rows))
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0
+    result = runner.compute(_columns(rows))
     assert any(reason.startswith(plan.vid) for reason in result.fallback_reasons), result.fallback_reasons
     assert result.fallback_count > 0
     for i, row in enumerate(rows):
@@ -169,6 +177,17 @@ def test_a_column_not_of_its_form_is_named() -> None:
         compute({"invoice_date": np.array(["2020-07-15"], dtype="datetime64[D]")}, CATALOGUE)
     with pytest.raises(ColumnError, match="vehicle_acquisition_cost"):
         compute({"acquisition": np.array(["purchase"]), "vehicle_acquisition_cost": np.array([1.5])}, CATALOGUE)
+
+
+def test_a_chunk_with_too_many_paths_per_row_goes_to_the_row_engine_and_is_reported() -> None:
+    rows, _ = _generated(11, 20)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path, runner.min_paths = 10**6, 3  # any chunk past 3 paths: to the row engine
+    result = runner.compute(_columns(rows))
+    assert any("more than 3 paths" in reason for reason in result.fallback_reasons), result.fallback_reasons
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(engine, row)
 
 
 def test_invalid_dates_are_errors_of_their_row() -> None:
