@@ -17,7 +17,7 @@ from typing import Any
 import fastapi_offline
 from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
@@ -35,6 +35,7 @@ from api.http.routes import timeline as timeline_routes
 from api.http.strict_body import refuse_duplicate_keys
 from api.settings import Settings, create_data_dir, get_settings, redact_database_url
 from api.versioning import provenance, software_version
+from api import web
 from legislation.errors import CatalogueError
 
 log = logging.getLogger("vigueur.api")
@@ -131,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(case_routes.router)
     app.include_router(batch_routes.router)
     _docs(app)
+    web.install(app)  # the auditors' pages: / (issue 14)
 
     def openapi() -> dict[str, Any]:
         return openapi_docs.build(app)
@@ -164,10 +166,6 @@ def _docs(app: FastAPI) -> None:
             redoc_favicon_url=f"{root}{STATIC}/favicon.png",
             with_google_fonts=False,
         )
-
-    @app.get("/", include_in_schema=False)
-    def home() -> Response:
-        return RedirectResponse("/docs")
 
 
 app = create_app()
