@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
+from api import web
 from api.catalogue import live, store
 from api.catalogue.db import make_engine
 from api.http import admission, probes, problems, worker
@@ -35,7 +36,6 @@ from api.http.routes import timeline as timeline_routes
 from api.http.strict_body import refuse_duplicate_keys
 from api.settings import Settings, create_data_dir, get_settings, redact_database_url
 from api.versioning import provenance, software_version
-from api import web
 from legislation.errors import CatalogueError
 
 log = logging.getLogger("vigueur.api")

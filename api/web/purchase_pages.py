@@ -227,7 +227,8 @@ def amount_chart(doc: dict[str, Any], link: Links) -> charts.Chart:
             )
             for s in scheme["segments"]
         )
-        series.append(charts.Series(label=scheme["scheme"], css=SCHEME_CSS.get(scheme["scheme"], "s-other"), steps=steps))
+        css = SCHEME_CSS.get(scheme["scheme"], "s-other")
+        series.append(charts.Series(label=scheme["scheme"], css=css, steps=steps))
     return charts.step_chart(series, _date(window["from"]), _date(window["until"]))
 
 

@@ -54,7 +54,7 @@ def _wait_ready(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``uvicorn api.http.app:app`` on a free port with its own new SQLite database; its base URL."""
     if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install -y chromium), as .ci/run does")
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install -y chromium), see .ci/run")
     folder = tmp_path_factory.mktemp("web-server")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "VIGUEUR_VERSIONS_DIR")}

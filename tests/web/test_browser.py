@@ -61,7 +61,8 @@ def test_version_page_highlights_quotes_and_follows_knowledge_time(page: Any) ->
     assert page.locator(".verbatim mark.q").count() >= 20
     text = page.locator("#verbatim").inner_text()
     assert "A titre transitoire" in text
-    assert page.locator('a[href="https://www.legifrance.gouv.fr/eli/decret/2014/12/30/2014-1672/jo/texte"]').count() == 1
+    eli = "https://www.legifrance.gouv.fr/eli/decret/2014/12/30/2014-1672/jo/texte"
+    assert page.locator(f'a[href="{eli}"]').count() == 1
     assert "DEVR1428150D" in page.locator("body").inner_text()
     clauses = page.locator(".clause h3 small").all_inner_texts()  # the three inline alinéas, and décret 2007-1873's
     assert clauses == ["decret-2014-1672-art3-1a-transitoire", "decret-2014-1672-art3-1b-transitoire",
