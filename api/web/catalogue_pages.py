@@ -131,13 +131,32 @@ def neighbours(catalogue: Catalogue, version: Version) -> tuple[Version | None, 
     return before, after
 
 
-async def revisions_of(version_id: str, session: Any, known_at: Any) -> list[dict[str, Any]]:
-    """The revisions of ``GET /v1/versions/{id}/revisions``, from the route itself (one implementation)."""
-    answer = audit_routes.revisions(version_id, session, known_at)
-    if inspect.isawaitable(answer):
-        answer = await answer
-    found: list[dict[str, Any]] = json.loads(bytes(answer.body))["revisions"]
-    return found
+async def revisions_of(request: Request, version_id: str, session: Any, known: Any, known_at: Any) -> Any:
+    """The revisions of ``GET /v1/versions/{id}/revisions``, from the route itself (one implementation); kept per
+    load: a revision is recorded by a load, so the answer changes only when another load is the knowledge."""
+    key = (version_id, known.load_id, known_at)
+    kept: dict[Any, Any] = request.app.state.__dict__.setdefault("web_revisions", {})
+    if key not in kept:
+        answer = audit_routes.revisions(version_id, session, known_at)
+        if inspect.isawaitable(answer):
+            answer = await answer
+        if len(kept) > 512:
+            kept.clear()
+        kept[key] = json.loads(bytes(answer.body))["revisions"]
+    return kept[key]
+
+
+DIFFS: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+
+
+def diff_of(a: Version, b: Version) -> dict[str, Any]:
+    """:func:`api.catalogue.diff.diff_versions`, kept by the two versions' content hashes (a pure function of them)."""
+    key = (a.id, a.content_hash, b.id, b.content_hash)
+    if key not in DIFFS:
+        if len(DIFFS) > 256:
+            DIFFS.clear()
+        DIFFS[key] = diff_versions(a, b)
+    return DIFFS[key]
 
 
 def loads(session: Any) -> list[LoadRow]:
@@ -173,7 +192,7 @@ async def version_page(
             "before": before,
             "after": after,
             "deadline_text": deadline,
-            "revisions": await revisions_of(version_id, session, known_at),
+            "revisions": await revisions_of(request, version_id, session, known, known_at),
             "loads": loads(session),
             "known": known,
             "known_at": known_at,
@@ -207,7 +226,7 @@ async def diff_page(request: Request, a: VersionId, b: VersionId, known: KnownDe
     """Two versions side by side, word-level changes highlighted, the numbers that changed."""
     catalogue = known.catalogue
     first, second = catalogue.get(a), catalogue.get(b)
-    doc = diff_versions(first, second)
+    doc = diff_of(first, second)
     return page(
         request,
         "diff.html",

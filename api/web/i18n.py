@@ -210,6 +210,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cases_title": ("Le corpus de non-régression, par version", "The regression corpus, by version"),
     "cases_source_db": ("Cas enregistrés dans la base", "Cases stored in the database"),
     "cases_source_files": ("Fichiers du dépôt", "Files of the repository"),
+    "cases_pick": (
+        "Choisissez une version (le nombre de ses cas) pour lister ses cas ; ceux qui échouent sont toujours listés.",
+        "Pick a version (its number of cases) to list its cases; those that fail are always listed.",
+    ),
     "no_cases": ("Aucun cas au dossier.", "No case on file."),
     "passed": ("réussis", "passed"),
     "failed": ("échoués", "failed"),

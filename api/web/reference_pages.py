@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import exc as sa_exc
 
 from api.cases import report as case_report
-from api.cases.files import case_files, load_cases, run_case
+from api.cases.files import NO_VERSION, case_files, load_cases, run_case
 from api.cases.store import current_rows, run_rows
 from api.catalogue.parameters import history_document, parameters_document
 from api.http.deps import KnownDep, SessionDep
@@ -90,10 +90,19 @@ def value_chart(doc: dict[str, Any], link: Links) -> charts.Chart:
 
 
 @router.get("/cases", response_class=HTMLResponse)
-async def cases(request: Request, known: KnownDep, session: SessionDep) -> Response:
-    """The regression corpus run against the catalogue: pass or fail, by version; each case opens in the calculator."""
+async def cases(
+    request: Request,
+    known: KnownDep,
+    session: SessionDep,
+    version: Annotated[str | None, Query(max_length=200, description="Only the cases of this version")] = None,
+) -> Response:
+    """The regression corpus run against the catalogue: pass or fail, by version; the cases of one version, and
+    every case that does not pass, are listed, each opening in the calculator with its facts filled in."""
     report, source = await run_in_threadpool(corpus_report, request, known.catalogue, known.load.tree_hash, session)
-    return page(request, "cases.html", {"report": report, "source": source, "known": known})
+    wanted = NO_VERSION if version == "" else version
+    listed = [c for c in report["cases"] if wanted in c["versions"] or c["outcome"] != "passed"]
+    context = {"report": report, "source": source, "known": known, "listed": listed, "version": version}
+    return page(request, "cases.html", context)
 
 
 def corpus_report(request: Request, catalogue: Catalogue, tree_hash: str, session: Any) -> tuple[dict[str, Any], str]:
@@ -118,8 +127,10 @@ def corpus_report(request: Request, catalogue: Catalogue, tree_hash: str, sessio
         results = [run_case(catalogue, c) for c in load_cases(paths)] if paths else []
     report = case_report.report(results, time.perf_counter() - started)
     requests = {r.case.id: forms.from_request(json.loads(r.case.request_json)) for r in results}
+    versions = {r.case.id: r.case.versions for r in results}
     for case in report["cases"]:
         case["query"] = requests.get(case["id"], [])
+        case["versions"] = versions.get(case["id"], ())
     if len(cache) > 8:
         cache.clear()
     cache[key] = (report, "db" if rows else "files")
