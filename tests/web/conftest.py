@@ -142,5 +142,9 @@ def shoot(tab: Any, name: str, *, full_page: bool = True) -> Path:
     """A screenshot into build/screenshots (git-ignored)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    tab.screenshot(path=str(path), full_page=full_page)
+    if full_page:
+        tab.screenshot(path=str(path), full_page=True)
+    else:  # the visible top of the page, 1280 × 720 at most: the README's pictures
+        size = tab.viewport_size or DESKTOP
+        tab.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 720)})
     return path

@@ -44,6 +44,7 @@ def test_home_shows_each_scheme_on_a_timeline_and_answers_a_date(page: Any) -> N
     assert answer.get_by_role("link", name="decret-2014-1672-art3.2015-01-01").count() == 1
     assert unlabelled(page) == []
     shoot(page, "home")
+    shoot(page, "home-top", full_page=False)
     page.goto("/?lang=en")
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.get_by_role("heading", level=1).inner_text() == "Versions on a timeline, per scheme"
@@ -89,6 +90,8 @@ def test_diff_across_the_codification(page: Any) -> None:
     assert "ev_cap" in table and "6300" in table and "6000" in table  # car_zero_cap 6 300 → ev_cap 6 000
     assert page.locator('.sides a[href="/versions/D251-7.2017-01-01"]').count() == 1
     shoot(page, "diff")
+    page.evaluate("document.querySelector('.sides').scrollIntoView()")
+    shoot(page, "diff-top", full_page=False)
 
 
 def test_calculator_computes_the_2015_hybrid_and_cites_its_paragraph(page: Any) -> None:
@@ -114,10 +117,15 @@ def test_calculator_computes_the_2015_hybrid_and_cites_its_paragraph(page: Any) 
     assert amount.get_attribute("data-amount") == "2475.00"  # 8,25 % × 30 000 €, within [1 650, 3 300]
     assert page.locator("#result-bonus .clause-state.open").count() >= 1
     shoot(page, "calculator")
+    page.evaluate("document.getElementById('result-title').scrollIntoView()")
+    shoot(page, "calculator-result-top", full_page=False)
     page.get_by_role("link", name=DECISIVE_CITATION).first.click()
     page.wait_for_url(re.compile(r"/versions/decret-2014-1672-art3\.2015-01-01\?p=.*#cited"))
     cited = page.locator("mark.cited")
     assert cited.count() > 0 and "8,25 %" in " ".join(cited.all_inner_texts())
+    page.evaluate("document.getElementById('text-title').scrollIntoView()")
+    page.evaluate("document.getElementById('q-transitional_hybrid_rate').focus({preventScroll: true})")
+    shoot(page, "version-cited-top", full_page=False)
 
 
 def test_receipt_is_kept_replayed_and_printed(page: Any) -> None:
@@ -132,6 +140,7 @@ def test_receipt_is_kept_replayed_and_printed(page: Any) -> None:
     assert pdf.startswith(b"%PDF") and len(pdf) > 5000
     page.emulate_media(media="print")
     assert page.locator("nav").first.is_hidden() and page.locator("#replay").is_hidden()
+    shoot(page, "receipt-print-top", full_page=False)
     page.emulate_media(media="screen")
     shoot(page, "receipt")
     page.locator("#replay").click()
@@ -155,6 +164,7 @@ def test_date_change_chart_and_advice(page: Any) -> None:
         "/versions/decret-2014-1672-art3.2015-01-01?p="
     )
     shoot(page, "date-change")
+    shoot(page, "date-change-top", full_page=False)
 
 
 def test_parameter_history_step_chart(page: Any) -> None:
@@ -165,6 +175,7 @@ def test_parameter_history_step_chart(page: Any) -> None:
     for value in ("6300", "6000", "7000"):  # décret 2014-1672 art. 3; D. 251-7 2017; décret 2020-656
         assert value in table
     shoot(page, "parameter")
+    shoot(page, "parameter-top", full_page=False)
 
 
 def test_cases_open_in_the_calculator(page: Any) -> None:
