@@ -146,5 +146,6 @@ def shoot(tab: Any, name: str, *, full_page: bool = True) -> Path:
         tab.screenshot(path=str(path), full_page=True)
     else:  # the visible top of the page, 1280 × 720 at most: the README's pictures
         size = tab.viewport_size or DESKTOP
-        tab.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 720)})
+        clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 720)}
+        tab.screenshot(path=str(path), clip=clip)
     return path
