@@ -192,15 +192,23 @@ def test_cases_open_in_the_calculator(page: Any) -> None:
 
 
 def test_pages_on_a_phone_and_by_keyboard(phone: Any) -> None:
-    for name, url in (("home", "/"), ("version", "/versions/D251-7.2020-06-01"), ("calculator", HYBRID_2015 +
-                      "&vehicle.category=passenger_car&vehicle.energy=petrol_electric_hybrid&vehicle.co2_g_per_km=95"
-                      "&vehicle.acquisition_cost=30000.00&vehicle.electric_motor_power_30min_kw=15"
-                      "&buyer.person_kind=natural_person"),
-                      ("diff", "/versions/D251-7.2017-01-01/diff/D251-7.2017-02-19")):  # fmt: skip
-        phone.goto(url)
+    facts = ("&vehicle.category=passenger_car&vehicle.energy=petrol_electric_hybrid&vehicle.co2_g_per_km=95"
+             "&vehicle.acquisition_cost=30000.00&vehicle.electric_motor_power_30min_kw=15"
+             "&buyer.person_kind=natural_person")
+    pages = [("home", "/"), ("version", "/versions/D251-7.2020-06-01"), ("calculator", HYBRID_2015 + facts),
+             ("diff", "/versions/D251-7.2017-01-01/diff/D251-7.2017-02-19"),
+             ("date-change", HYBRID_2015.replace("/calculate", "/timeline") + facts + "&from=2014-12-20"),
+             ("parameter", "/parameters/ev_cap"), ("cases", "/cases?version=D251-7.2020-06-01")]  # fmt: skip
+    for name, url in pages:
+        phone.goto(url, timeout=120_000)
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"] + 1, f"{url} scrolls sideways on a phone ({width}px)"
         shoot(phone, f"{name}-phone")
+    phone.goto(HYBRID_2015 + facts)
+    phone.locator("#keep-receipt").click()
+    phone.wait_for_url(re.compile(r"/receipts/[0-9a-f]{32}$"))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    shoot(phone, "receipt-phone")
     phone.goto("/")
     phone.keyboard.press("Tab")
     assert phone.evaluate("document.activeElement.className") == "skip"
