@@ -12,15 +12,16 @@ see benchmarks/generate.py), medians over several runs:
    to show that memory does not grow with the input);
 3. HTTP: `vigueur serve` on loopback, POST /v1/calculate from concurrent keep-alive clients: requests/s,
    median and 99th-percentile latency.
+4. the auditors' web pages: each page's render time on the server (benchmarks/ui.py), median over runs.
 
-4. columnar (``--peer PATH`` adds the OpenFisca peer): :func:`legislation.columnar.compute` on the same mixed
+5. columnar (``--peer PATH`` adds the OpenFisca peer): :func:`legislation.columnar.compute` on the same mixed
    batch as 1. (every version, both schemes): results/s in CPU time and the share left to the row engine, and
    identical outcomes to the row engine on every row; with ``--peer ../shared/peers/openfisca-bonus``, vigueur
    and OpenFisca on the same rows (the peer's seeded generator), alternating, in CPU time: one date and mixed
    dates, input building included and calculation only, and the rows whose amounts differ (benchmarks/peer.py).
 
-Options: --quick (smaller sizes), --skip-batch, --skip-http, --skip-in-process, --peer PATH, --columnar-rows N,
---json FILE (the figures as JSON).
+Options: --quick (smaller sizes), --skip-batch, --skip-http, --skip-ui, --skip-in-process, --peer PATH,
+--columnar-rows N, --json FILE (the figures as JSON).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid  # noqa: E402
 from api.catalogue.loader import load_catalogue  # noqa: E402
+from benchmarks import ui  # noqa: E402
 from benchmarks.generate import request, rows, write_csv  # noqa: E402
 from legislation import InvalidDates, Purchase  # noqa: E402
 from legislation.columnar import Columnar  # noqa: E402
@@ -516,6 +518,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a quick look, not the figures)")
     parser.add_argument("--skip-batch", action="store_true")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--skip-ui", action="store_true", help="skip the web pages' render time (benchmarks/ui.py)")
     parser.add_argument("--skip-in-process", action="store_true", help="skip the row engine's in-process figures")
     parser.add_argument("--peer", type=Path, help="the OpenFisca peer's folder (shared/peers/openfisca-bonus)")
     parser.add_argument("--columnar-rows", type=int, help="rows of the columnar mixed batch (default 1 000 000)")
@@ -544,6 +547,9 @@ def main() -> None:
         if not args.skip_http:
             report["http"] = http(5 if quick else 15, (1, 8), 2, Path(tmp))
             _print_http(report["http"])
+    if not args.skip_ui:
+        report["ui"] = ui.measure(7 if quick else 21)
+        ui.print_report(report["ui"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
 
