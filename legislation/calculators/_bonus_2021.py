@@ -157,9 +157,7 @@ def award(ctx: Ctx[R], amount: int, paragraph: str, reason: str, /, **values: An
         ctx.assume(OVERSEAS_ASSUME)
         majoration = ctx.money("overseas_amount")
         ctx.step(OVERSEAS, "buyer domiciled or established overseas: + {overseas_amount:€}", majoration)
-        return ctx.award(
-            amount + majoration, paragraph, reason + "; + {overseas_amount:€} (outre-mer)", **values
-        )
+        return ctx.award(amount + majoration, paragraph, reason + "; + {overseas_amount:€} (outre-mer)", **values)
     ctx.step(OVERSEAS, "buyer not domiciled or established overseas: no majoration")
     return ctx.award(amount, paragraph, reason, **values)
 
@@ -173,14 +171,22 @@ def _price_bands(ctx: Ctx[R], category: VehicleCategory, high_band: str) -> R:
         who = "legal person" if legal else "natural person"
         amount = ctx.cap(CARS, amount, cap, "cap for a " + who)
         return award(
-            ctx, amount, CARS, "cost {cost:€} < {ev_low_price_limit:€}: {ev_rate:%} capped at {cap:€} ({who})",
-            cost=cost, cap=cap, who=who,
+            ctx,
+            amount,
+            CARS,
+            "cost {cost:€} < {ev_low_price_limit:€}: {ev_rate:%} capped at {cap:€} ({who})",
+            cost=cost,
+            cap=cap,
+            who=who,
         )
     if cost <= ctx.money("ev_mid_price_max"):
         amount = ctx.money("ev_mid_amount")
         ctx.step(CARS, "cost {cost:€} from {ev_low_price_limit:€} to {ev_mid_price_max:€} inclusive", amount, cost=cost)
         return award(
-            ctx, amount, CARS, "cost {cost:€} from {ev_low_price_limit:€} to {ev_mid_price_max:€}: {ev_mid_amount:€}",
+            ctx,
+            amount,
+            CARS,
+            "cost {cost:€} from {ev_low_price_limit:€} to {ev_mid_price_max:€}: {ev_mid_amount:€}",
             cost=cost,
         )
     energy = ctx.row.vehicle_energy
@@ -196,11 +202,16 @@ def _price_bands(ctx: Ctx[R], category: VehicleCategory, high_band: str) -> R:
         amount = ctx.money("ev_high_amount")
         ctx.step(CARS, "cost {cost:€} > {ev_mid_price_max:€}, a van or a hydrogen vehicle", amount, cost=cost)
         return award(
-            ctx, amount, CARS, "van or hydrogen vehicle, cost {cost:€} > {ev_mid_price_max:€}: {ev_high_amount:€}",
+            ctx,
+            amount,
+            CARS,
+            "van or hydrogen vehicle, cost {cost:€} > {ev_mid_price_max:€}: {ev_high_amount:€}",
             cost=cost,
         )
     ctx.need(energy, "vehicle.energy", CARS)
-    return ctx.refuse(CARS, "cost {cost:€} > {ev_mid_price_max:€}: only vans and hydrogen vehicles are aided", cost=cost)
+    return ctx.refuse(
+        CARS, "cost {cost:€} > {ev_mid_price_max:€}: only vans and hydrogen vehicles are aided", cost=cost
+    )
 
 
 def _vans(ctx: Ctx[R]) -> R:
@@ -212,8 +223,13 @@ def _vans(ctx: Ctx[R]) -> R:
     who = "legal person" if legal else "natural person"
     amount = ctx.cap(VANS, amount, cap, "cap for a " + who)
     return award(
-        ctx, amount, VANS, "van ≤ {ev_co2_max} g/km, cost {cost:€} (any price): {van_rate:%} capped at {cap:€} ({who})",
-        cost=cost, cap=cap, who=who,
+        ctx,
+        amount,
+        VANS,
+        "van ≤ {ev_co2_max} g/km, cost {cost:€} (any price): {van_rate:%} capped at {cap:€} ({who})",
+        cost=cost,
+        cap=cap,
+        who=who,
     )
 
 
@@ -234,11 +250,17 @@ def _plug_in_hybrid(ctx: Ctx[R]) -> R:
         )
     amount = ctx.money("phev_amount")
     ctx.step(
-        PHEV, "{phev_co2_min}–{phev_co2_max} g/km, cost {cost:€} ≤ {phev_price_max:€}, range {city_range:q} km",
-        amount, cost=cost, city_range=city_range,
+        PHEV,
+        "{phev_co2_min}–{phev_co2_max} g/km, cost {cost:€} ≤ {phev_price_max:€}, range {city_range:q} km",
+        amount,
+        cost=cost,
+        city_range=city_range,
     )
     return award(
-        ctx, amount, PHEV, "plug-in hybrid {phev_co2_min}–{phev_co2_max} g/km, ≤ {phev_price_max:€}, range > "
+        ctx,
+        amount,
+        PHEV,
+        "plug-in hybrid {phev_co2_min}–{phev_co2_max} g/km, ≤ {phev_price_max:€}, range > "
         "{phev_range_min} km: {phev_amount:€}",
     )
 
@@ -269,17 +291,24 @@ def _two_three_wheelers(ctx: Ctx[R]) -> R:
         ctx.step(L_BIG, "the lower of {ceiling:€} and {l_cap:€} is {lower:€}", lower, ceiling=ceiling, lower=lower)
         amount = ctx.cap(L_BIG, amount, lower, "the lower of the two amounts")
         return award(
-            ctx, amount, L_BIG, "electric L vehicle, {power:q} kW ≥ {limit:q} kW: {l_per_kwh} €/kWh capped at "
-            "{lower:€}",
-            power=power, limit=limit, lower=lower,
+            ctx,
+            amount,
+            L_BIG,
+            "electric L vehicle, {power:q} kW ≥ {limit:q} kW: {l_per_kwh} €/kWh capped at {lower:€}",
+            power=power,
+            limit=limit,
+            lower=lower,
         )
     cost = ctx.need(row.vehicle_acquisition_cost, "vehicle.acquisition_cost", L_SMALL)
     amount = ctx.rate(L_SMALL, "l_small_rate", cost, "cost")
     amount = ctx.cap(L_SMALL, amount, ctx.money("l_small_cap"), "cap")
     return award(
-        ctx, amount, L_SMALL, "electric L vehicle, {power:q} kW < {limit:q} kW: {l_small_rate:%} capped at "
-        "{l_small_cap:€}",
-        power=power, limit=limit,
+        ctx,
+        amount,
+        L_SMALL,
+        "electric L vehicle, {power:q} kW < {limit:q} kW: {l_small_rate:%} capped at {l_small_cap:€}",
+        power=power,
+        limit=limit,
     )
 
 
@@ -288,8 +317,10 @@ def _heavy(ctx: Ctx[R], category: VehicleCategory) -> R:
     if energy is not ELECTRIC and energy is not HYDROGEN:
         ctx.read("heavy-vehicle-energy", HEAVY_ENERGY)
         return ctx.refuse(
-            HEAVY, "a {energy} vehicle of category {category}: only electricity and/or hydrogen are aided",
-            energy=energy, category=category,
+            HEAVY,
+            "a {energy} vehicle of category {category}: only electricity and/or hydrogen are aided",
+            energy=energy,
+            category=category,
         )
     cost = ctx.cost_with_battery(HEAVY)
     amount = ctx.rate(HEAVY, "heavy_rate", cost, "cost incl. battery")
@@ -298,7 +329,13 @@ def _heavy(ctx: Ctx[R], category: VehicleCategory) -> R:
     group = "N2/N3" if goods else "M2/M3"
     amount = ctx.cap(HEAVY, amount, cap, "cap for " + group)
     return award(
-        ctx, amount, HEAVY, "{energy} vehicle of category {category} ({group}), cost {cost:€}: {heavy_rate:%} capped "
-        "at {cap:€}",
-        energy=energy, category=category, group=group, cost=cost, cap=cap,
+        ctx,
+        amount,
+        HEAVY,
+        "{energy} vehicle of category {category} ({group}), cost {cost:€}: {heavy_rate:%} capped at {cap:€}",
+        energy=energy,
+        category=category,
+        group=group,
+        cost=cost,
+        cap=cap,
     )
