@@ -36,6 +36,10 @@ CATEGORIES = [
     ("two_three_wheeler", 12),
     ("electric_bicycle", 6),
     ("light_m2_n2", 4),
+    ("n2", 1),
+    ("n3", 1),
+    ("m2", 1),
+    ("m3", 1),
 ]
 ENERGIES = [
     ("electric", 34),
@@ -167,6 +171,7 @@ def _buyer(rng: random.Random, r: dict[str, str]) -> None:
         [_money(rng, 0, 6300), _money(rng, 6300, 14000), _money(rng, 13000, 45000)]
     )
     r["buyer_income_tax_nil"] = "true" if rng.random() < 0.3 else "false"
+    r["buyer_overseas"] = "true" if rng.random() < 0.05 else "false"
     r["buyer_home_work_distance_km"] = f"{rng.uniform(0, 80):.1f}"
     r["buyer_professional_km_per_year"] = str(rng.randint(0, 30000))
 

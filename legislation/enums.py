@@ -27,6 +27,10 @@ class VehicleCategory(StrEnum):
     TWO_THREE_WHEELER = "two_three_wheeler"  # véhicule à deux ou trois roues, quadricycle (L)
     ELECTRIC_BICYCLE = "electric_bicycle"  # cycle à pédalage assisté
     LIGHT_M2_N2 = "light_m2_n2"  # M2 ou N2 ≤ 3,5 t avec dérogation de poids (D. 251-1 1° c), 2019-2021)
+    M2 = "m2"  # M2: transport de personnes, plus de huit places assises, ≤ 5 t (autobus, autocars; bonus 2021-2022)
+    M3 = "m3"  # M3: transport de personnes, plus de huit places assises, > 5 t
+    N2 = "n2"  # N2: transport de marchandises, > 3,5 t et ≤ 12 t (D. 251-1 1° c) from 2021-01-21)
+    N3 = "n3"  # N3: transport de marchandises, > 12 t
 
 
 class Energy(StrEnum):

@@ -55,6 +55,7 @@ class Buyer:
     professional_km_per_year: Decimal | None = None  # kilomètres par an pour l'activité professionnelle
     leases_out_months: int | None = None  # le donne en location: durée du contrat, mois (0: non)
     dealer_demonstration: bool | None = None  # concessionnaire ou agent de marque qui l'affecte à la démonstration
+    overseas: bool | None = None  # domicilié / établi en outre-mer (majoration de 1 000 €, décret 2021-37)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -379,6 +379,7 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
         others.append((clause, previous))
     kept, kept_by, not_on_file = keep(current, others, lambda a: a.amount)
     warnings.extend(_secondary_warning(catalogue.versions.get(kept.version_id)))
+    warnings.extend(_relied_secondary_warnings(catalogue, kept))
     status = outcome_status(kept.missing_facts != (), kept.not_covered, not_on_file)
     deadline, citation = _claim_deadline(catalogue, scheme, resolution.decisive_date, warnings)
     return SchemeResult(
@@ -412,6 +413,20 @@ def _secondary_warning(version: Version | None) -> tuple[str, ...]:
         f"{version.valid_from.isoformat()} → {(version.last_day or version.valid_from).isoformat()} is not on file; "
         "the amount applies a barème known from secondary sources (each number's source and confidence are in "
         "the version's parameters), and what those sources do not give is answered as not known",
+    )
+
+
+def _relied_secondary_warnings(catalogue: Catalogue, award: Award) -> tuple[str, ...]:
+    """A text the version relies on that decided the award (its citation is the award's), graded « secondary »: its
+    grade is said too — e.g. D. 251-1-1, the bonus for a used vehicle, applied by the seed wording of D. 251-7."""
+    version = catalogue.versions.get(award.version_id)
+    if version is None:
+        return ()
+    return tuple(
+        warning
+        for ref in version.relies_on
+        if award.paragraph.startswith(catalogue.versions[ref].citation)
+        for warning in _secondary_warning(catalogue.versions[ref])
     )
 
 

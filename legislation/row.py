@@ -88,6 +88,7 @@ class Row:
     buyer_professional_km_per_year: int | None = None  # metres
     buyer_leases_out_months: int | None = None
     buyer_dealer_demonstration: bool | None = None
+    buyer_overseas: bool | None = None
     scrapped_vehicle: bool = False
     scrapped_energy: Energy | None = None
     scrapped_category: VehicleCategory | None = None

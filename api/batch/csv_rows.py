@@ -61,6 +61,7 @@ BOOLEANS = (
     "vehicle_demonstration",
     "buyer_income_tax_nil",
     "buyer_dealer_demonstration",
+    "buyer_overseas",
     "scrapped_vehicle",
 )
 SCRAPPED_FACTS = tuple(n for n in ROW_FIELDS if n.startswith("scrapped_") and n != "scrapped_vehicle")

@@ -42,7 +42,8 @@ class VehicleIn(BaseModel):
             "« catégorie » au sens de l'article R. 311-1 du code de la route: passenger_car = « voiture particulière » (M1), "
             "van = « camionnette » (N1), two_three_wheeler = « véhicule à moteur à deux ou trois roues et quadricycle à moteur » (L), "
             "electric_bicycle = « cycle à pédalage assisté », light_m2_n2 = « catégories M2 ou N2 … poids total autorisé en charge "
-            "inférieur ou égal à 3,5 tonnes » (D. 251-1 1° c), 2019–2021)."
+            "inférieur ou égal à 3,5 tonnes » (D. 251-1 1° c), 2019–2021); m2, m3 = « catégories M2 ou M3 » (autobus, "
+            "autocars), n2, n3 = « catégories N2 ou N3 » (camions) (D. 251-1 1° c) and D. 251-7 from 2021-01-21)."
         ),
     )
     energy: Energy | None = Field(
@@ -142,6 +143,14 @@ class BuyerIn(BaseModel):
         description=(
             "« concessionnaires et agents de marques de véhicules … qu'ils affectent à la démonstration »: the buyer "
             "is a dealer or brand agent assigning the vehicle to demonstration (décret 2014-1672, art. 2, 2e alinéa)."
+        ),
+    )
+    overseas: bool | None = Field(
+        None,
+        description=(
+            "« domicilié / établi en outre-mer »: a natural person domiciled, or a legal person established, in an "
+            "overseas territory (Guadeloupe, Guyane, Martinique, La Réunion, Mayotte…): the bonus for a new vehicle "
+            "is increased by 1 000 € from 2021-01-21 (décret 2021-37)."
         ),
     )
 

@@ -24,6 +24,7 @@ FACTS = (
     "vehicle.city_electric_range_km",
     "vehicle.co2_g_per_km",
     "vehicle.energy",
+    "vehicle.first_registration_date",
     "vehicle.net_max_power_kw",
     "vehicle.power_basis",
     "vehicle.previously_registered",

@@ -73,12 +73,20 @@ reason = "fixture gap: the 2019 wordings are not on file"
 
 
 KEPT_2019 = 'kept_version_id = "D251-7.2019-01-01"\n'
+RELIES_D251_1_1 = 'relies_on = ["D251-1-1.2020-12-09"]\n'
+
+
+def alone(toml_text: str) -> str:
+    """D251-7.2020-06-01's version.toml without its links to versions absent from a fixture tree: the 2019 wording
+    its clause keeps, and D. 251-1-1 (the used-vehicle bonus from 2020-12-09) its calculator applies."""
+    return sub(sub(toml_text, KEPT_2019, ""), RELIES_D251_1_1, "")
 
 
 def without_kept_2019(version_dir: Path) -> None:
-    """A lone copy of D251-7.2020-06-01: its clause keeps D251-7.2019-01-01, absent from the copy's tree."""
+    """A lone copy of D251-7.2020-06-01: its clause keeps D251-7.2019-01-01 and its calculator applies
+    D251-1-1.2020-12-09, both absent from the copy's tree."""
     toml = version_dir / "version.toml"
-    toml.write_text(sub(toml.read_text(encoding="utf-8"), KEPT_2019, ""), encoding="utf-8")
+    toml.write_text(alone(toml.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def sub(text: str, old: str, new: str) -> str:
@@ -94,7 +102,7 @@ def build_tree(root: Path) -> Path:
     text = (source / "text.txt").read_bytes().decode("utf-8")
     # The fixture holds neither the 2019 wording its clause keeps nor the versions before it: the clause keeps a
     # version not on file here.
-    meta = sub((source / "version.toml").read_text(encoding="utf-8"), KEPT_2019, "")
+    meta = alone((source / "version.toml").read_text(encoding="utf-8"))
     (root / REFERENCE / "version.toml").write_text(meta, encoding="utf-8")
     (root / SUCCESSOR).mkdir()
     (root / SUCCESSOR / "text.txt").write_bytes(

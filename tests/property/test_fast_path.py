@@ -149,6 +149,7 @@ buyers = st.builds(
     person_kind=mostly(st.sampled_from(PersonKind)),
     reference_income_per_share=mostly(income),
     income_tax_nil=mostly(st.booleans()),
+    overseas=mostly(st.booleans()),
     home_work_distance_km=mostly(st.one_of(quantity, st.decimals(min_value=0, max_value=80, places=3))),
     professional_km_per_year=mostly(
         st.one_of(

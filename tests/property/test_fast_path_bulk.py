@@ -186,6 +186,7 @@ def purchase(rng: random.Random, version: Version, pools: Pools) -> Purchase:
         person_kind=maybe(rng, pick(rng, PersonKind.NATURAL_PERSON, PersonKind.NATURAL_PERSON, *PersonKind)),  # type: ignore[arg-type]
         reference_income_per_share=maybe(rng, money(rng, pools, 40000)),  # type: ignore[arg-type]
         income_tax_nil=maybe(rng, rng.random() < 0.5),  # type: ignore[arg-type]
+        overseas=maybe(rng, rng.random() < 0.2),  # type: ignore[arg-type]
         home_work_distance_km=maybe(rng, quantity(rng, pools, 80), 0.2),  # type: ignore[arg-type]
         professional_km_per_year=maybe(
             rng,

@@ -62,6 +62,7 @@ buyers = st.builds(
     person_kind=opt(st.sampled_from(PersonKind)),
     reference_income_per_share=opt(st.decimals(min_value=0, max_value=40000, places=0)),
     income_tax_nil=opt(st.booleans()),
+    overseas=opt(st.booleans()),
     home_work_distance_km=opt(st.decimals(min_value=0, max_value=60, places=0)),
     professional_km_per_year=opt(st.decimals(min_value=0, max_value=30000, places=0)),
 )

@@ -4,6 +4,7 @@ file. The clauses whose kept version is still not on file are listed here; only 
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -79,8 +80,67 @@ def test_decree_2018_1318_art2_ends_three_months_after_publication(
     catalogue: Catalogue, invoice: str, opens: bool
 ) -> None:
     """« au plus tard trois mois après la publication du présent décret »: JORF 2018-12-30 → 2019-03-30."""
-    p = purchase(invoice, order="2018-12-20", scheme=Scheme.CONVERSION_PREMIUM, category=VehicleCategory.PASSENGER_CAR,
-                 energy=Energy.ELECTRIC, co2_g_per_km=0, acquisition_cost="30000", previously_registered=False,
-                 buyer={"person_kind": PersonKind.LEGAL_PERSON}, scrapped={"energy": Energy.DIESEL})
+    p = purchase(
+        invoice,
+        order="2018-12-20",
+        scheme=Scheme.CONVERSION_PREMIUM,
+        category=VehicleCategory.PASSENGER_CAR,
+        energy=Energy.ELECTRIC,
+        co2_g_per_km=0,
+        acquisition_cost="30000",
+        previously_registered=False,
+        buyer={"person_kind": PersonKind.LEGAL_PERSON},
+        scrapped={"energy": Energy.DIESEL},
+    )
     (check,) = calculate(catalogue, p, Scheme.CONVERSION_PREMIUM).resolution.clauses
     assert check.clause.id == "decret-2018-1318-art2" and check.open is opens
+
+
+ERA_2023 = date(2023, 1, 1)
+
+
+def test_the_clauses_of_2021_and_2022_keep_versions_on_file(catalogue: Catalogue) -> None:
+    """Décret 2020-1526 art. 4 (both wordings) keeps the bonus wording in force on 2021-06-30, décret 2022-960 art. 3
+    the one in force on 2022-06-30: both on file, so the « more favourable » clauses compute both amounts."""
+    kept = {
+        (v.id, c.id): c.kept_version_id
+        for v in catalogue.versions.values()
+        for c in v.transitional
+        if c.keeps is not KeepMode.INLINE and ERA_2021 <= v.valid_from < ERA_2023 and v.scheme is Scheme.BONUS
+    }
+    assert kept == {
+        ("D251-7.2021-07-01", "decret-2020-1526-art4-initial"): "D251-7.2021-01-21",
+        ("D251-7.2021-07-26", "decret-2020-1526-art4"): "D251-7.2021-01-21",
+        ("D251-7.2022-07-01", "decret-2022-960-art3"): "D251-7.2021-07-26",
+        ("D251-7.2022-07-31", "decret-2022-960-art3"): "D251-7.2021-07-26",
+    }
+    assert all(kept_id in catalogue.versions for kept_id in kept.values())
+
+
+def test_no_clause_keeps_a_version_not_on_file(catalogue: Catalogue) -> None:
+    """Lists every clause of the catalogue that keeps a version not on file (« kept_version_not_on_file »). The
+    clauses of 2008–2014 that keep « the version in force on D » (``in_force_on``, computed as of D) or repeat yearly
+    name no version id: they are not such clauses."""
+    remaining = [
+        (vid, cid)
+        for vid, cid in _not_on_file(catalogue)
+        if next(c for c in catalogue.versions[vid].transitional if c.id == cid).keeps is not KeepMode.IN_FORCE_ON
+    ]
+    assert remaining == []
+
+
+def test_the_2020_1526_clause_changed_its_wording_while_it_ran(catalogue: Catalogue) -> None:
+    """Décret 2020-1526 art. 4: « au plus tard le 30 septembre 2021 » (first wording, secondary) then « au plus tard le
+    31 décembre 2021 » (consolidated, verbatim): each wording attached to the bonus version in force while it ran."""
+    (initial,) = catalogue.versions["D251-7.2021-07-01"].transitional
+    (amended,) = catalogue.versions["D251-7.2021-07-26"].transitional
+    assert (initial.decisive_on_or_before, amended.decisive_on_or_before) == (date(2021, 9, 30), date(2021, 12, 31))
+    assert initial.order_limit == amended.order_limit == date(2021, 6, 30)
+    assert "30 septembre 2021" in initial.wording and "31 décembre 2021" in amended.wording
+    assert initial.source is not None and initial.source.confidence == "likely"
+    assert (
+        amended.wording
+        in (
+            Path(__file__).resolve().parents[3] / "shared/legal/texts/decret-2020-1526-art4-transitoire.txt"
+        ).read_text()
+    )

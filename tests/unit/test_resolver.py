@@ -49,7 +49,7 @@ def test_every_boundary_day_resolves_to_the_version_whose_half_open_period_holds
         ("2020-05-31", "D251-7.2020-01-01"),
         ("2020-06-01", "D251-7.2020-06-01"),
         ("2021-01-20", "D251-7.2020-06-01"),
-        ("2021-01-21", None),
+        ("2021-01-21", "D251-7.2021-01-21"),  # décret 2021-37 (issue 12: on file, secondary)
     ],
 )
 def test_seed_000_period(catalogue: Catalogue, day: str, expected: str | None) -> None:

@@ -62,7 +62,8 @@ def test_the_reference_calculator_reads_these_facts() -> None:
     # Read from bonus_2020_06_01.py: ctx.need on category, co2, city range, lead battery, power, its basis,
     # kWh; ctx.vehicle.energy (3°); kit.cost_with_battery (cost + battery rental); kit caps (person kind);
     # kit.lease_refusal (acquisition, lease_duration_months: the two-year lease of D. 251-1); the used-vehicle
-    # condition of D. 251-1, 2° (previously_registered).
+    # condition of D. 251-1, 2° (previously_registered) and, from 2020-12-09, the used-vehicle bonus of D. 251-1-1
+    # (first_registration_date: at least two years before the invoice).
     assert calculator_facts("bonus_2020_06_01") == (
         "acquisition",
         "buyer.person_kind",
@@ -74,6 +75,7 @@ def test_the_reference_calculator_reads_these_facts() -> None:
         "vehicle.city_electric_range_km",
         "vehicle.co2_g_per_km",
         "vehicle.energy",
+        "vehicle.first_registration_date",
         "vehicle.net_max_power_kw",
         "vehicle.power_basis",
         "vehicle.previously_registered",

@@ -21,6 +21,11 @@ def test_the_electric_car_cap_has_its_history_across_every_version_with_each_dec
         ("D251-7.2019-01-01", "ev_cap", "6000", False, "Décret n° 2018-1318 du 28 "),
         ("D251-7.2020-01-01", "ev_cap_natural", "6000", False, "Décret n° 2019-1526 du 30 "),
         ("D251-7.2020-06-01", "ev_cap_natural", "7000", True, "Décret n° 2020-656 du 30 m"),
+        ("D251-7.2021-01-21", "ev_cap_natural", "7000", False, "Décret n° 2021-37 du 19 ja"),
+        ("D251-7.2021-07-01", "ev_cap_natural", "6000", True, "Décret n° 2020-1526 du 7 d"),
+        ("D251-7.2021-07-26", "ev_cap_natural", "6000", False, "Décret n° 2021-977 du 23 j"),
+        ("D251-7.2022-07-01", "ev_cap_natural", "6000", False, "Décret n° 2022-960 du 29 j"),
+        ("D251-7.2022-07-31", "ev_cap_natural", "6000", False, "Décret du 29 juillet 2022 "),
     ]
     assert doc["notion"] == "ev_cap.natural_person"
     assert any("splits ev_cap into ev_cap.natural_person = ev_cap_natural" in n for n in doc["notes"])
@@ -49,7 +54,8 @@ def test_every_version_of_every_article_is_listed_and_filtered(client: TestClien
     article = client.get("/v1/articles/D251-7/versions").json()["versions"]
     assert [v["version_id"] for v in article] == [
         "D251-7.2016-01-04", "D251-7.2017-01-01", "D251-7.2017-02-19", "D251-7.2018-01-01", "D251-7.2019-01-01",
-        "D251-7.2020-01-01", "D251-7.2020-06-01",
+        "D251-7.2020-01-01", "D251-7.2020-06-01", "D251-7.2021-01-21", "D251-7.2021-07-01", "D251-7.2021-07-26",
+        "D251-7.2022-07-01", "D251-7.2022-07-31",
     ]
     assert client.get("/v1/articles/D999/versions").status_code == 404
     assert client.get("/v1/versions?on=2015-02-30").json()["errors"][0]["field"] == "on"
