@@ -54,6 +54,8 @@ def _what(segment: Segment, french: bool) -> str:
     if segment.amount is not None:
         bound = (" au moins" if french else " at least") if segment.amount_is_lower_bound else ""
         return f"{bound.strip()} {euros(segment.amount)}".strip()
+    if segment.status == "ended":
+        return "l'aide a pris fin" if french else "the aid has ended"
     if segment.status == "no_version_on_file":
         return "pas de version du texte sur fichier" if french else "no version of the text on file"
     if segment.status == "missing_facts":

@@ -108,6 +108,9 @@ class Role(StrEnum):
     CONDITIONS = "conditions"
     MANAGEMENT = "management"
     TRANSITIONAL = "transitional"
+    # The text that ends the aid (« abrogé », « supprimé »): from its first day, no amount is due except what
+    # its transitional clauses keep. On a scheme's timeline it follows the last amounts version.
+    ENDED = "ended"
 
 
 class KeepMode(StrEnum):

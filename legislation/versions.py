@@ -67,7 +67,11 @@ class TransitionalClause:
     kept_version_label: str = ""  # how the text names the kept wording
     new_vehicles_only: bool = False  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
     branches: tuple[str, ...] = ()  # inline: which calculator branches it opens
-    # in_force_on: the date D whose version the clause keeps (« … facturation au plus tard le 31 décembre 2009 »)
+    # in_force_on: the date D whose version the clause keeps (« … facturation au plus tard le 31 décembre 2009 »),
+    # computed as of D. previous / more_favourable: the kept version named by a date instead of an id (« dans leur
+    # rédaction en vigueur au 31 décembre 2023 », décret 2024-102 art. 2; « antérieure à la date d'entrée en
+    # vigueur », décret 2025-606): the version of the scheme in force on that date, computed for the purchase's
+    # own decisive date.
     rules_date: date | None = None
     # A clause that repeats every year (« au plus tard le 31 décembre d'une année considérée … au plus tard le 31
     # mars de l'année suivante »): ``order_limit`` and ``decisive_on_or_before`` are its first occurrence; for a
@@ -86,6 +90,18 @@ class TransitionalClause:
             self.order_limit.replace(year=self.order_limit.year + shift),
             self.decisive_on_or_before.replace(year=self.decisive_on_or_before.year + shift),
         )
+
+    def kept_day(self, decisive: date) -> date | None:
+        """The day whose version the clause keeps when it names it by a date (None: by ``kept_version_id``)."""
+        if self.keeps is KeepMode.IN_FORCE_ON:
+            return self.kept_rules_date(decisive)
+        return self.rules_date if self.keeps is not KeepMode.INLINE else None
+
+    def computed_as_of(self, decisive: date) -> date:
+        """The decisive date the kept version is computed for: D for « in force on D », else the purchase's own."""
+        if self.keeps is KeepMode.IN_FORCE_ON:
+            return self.kept_rules_date(decisive) or decisive
+        return decisive
 
     def kept_rules_date(self, decisive: date) -> date | None:
         """in_force_on: the date D whose version is kept (a yearly clause: 31 December of the year before the
