@@ -93,7 +93,8 @@ class SchemeResult:
     """
 
     resolution: Resolution
-    status: str  # computed | missing_facts | no_version_on_file | kept_version_not_on_file | not_covered_on_file | ended
+    # computed | missing_facts | no_version_on_file | kept_version_not_on_file | not_covered_on_file | ended
+    status: str
     award: Award | None = None
     compared: tuple[Award, ...] = ()  # every award computed (more than one under « more_favourable »)
     kept_by: str | None = None  # the clause id that made another version's award the one kept
@@ -349,9 +350,9 @@ def ended_note(version: Version) -> str:
     )
 
 
-def _ended_warning(version: Version) -> tuple[str, ...]:
+def _ended_warning(version: Version | None) -> tuple[str, ...]:
     """The text that ended an aid, graded « secondary », never answers without saying so."""
-    if version.provenance is not Provenance.SECONDARY:
+    if version is None or version.provenance is not Provenance.SECONDARY:
         return ()
     return (
         f"{version.id} is graded secondary: the wording that ends the aid is not on file; its date and effect come "

@@ -42,7 +42,12 @@ class ExpectedFile(BaseModel):
     """The version in force that gave the answer, or null (no version on file)."""
     status: (
         Literal[
-            "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file", "ended"
+            "computed",
+            "missing_facts",
+            "no_version_on_file",
+            "kept_version_not_on_file",
+            "not_covered_on_file",
+            "ended",
         ]
         | None
     ) = None

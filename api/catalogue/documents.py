@@ -38,8 +38,8 @@ from api.purchase.inputs import calculator_facts
 from api.purchase.models import NearestOut
 from api.purchase.render import render_source, render_version_clause, version_ref
 from legislation import Role, Scheme, Version
-from legislation.resolver import ended_note
 from legislation.coverage import Coverage, Hole, measure, share
+from legislation.resolver import ended_note
 from legislation.timeline import Gap, Timeline
 
 SCHEME_NAMES = {Scheme.BONUS: "bonus écologique", Scheme.CONVERSION_PREMIUM: "prime à la conversion"}
