@@ -27,6 +27,10 @@ class VehicleCategory(StrEnum):
     TWO_THREE_WHEELER = "two_three_wheeler"  # véhicule à deux ou trois roues, quadricycle (L)
     ELECTRIC_BICYCLE = "electric_bicycle"  # cycle à pédalage assisté
     LIGHT_M2_N2 = "light_m2_n2"  # M2 ou N2 ≤ 3,5 t avec dérogation de poids (D. 251-1 1° c), 2019-2021)
+    M2 = "m2"  # M2: transport de personnes, plus de huit places assises, ≤ 5 t (autobus, autocars; bonus 2021-2022)
+    M3 = "m3"  # M3: transport de personnes, plus de huit places assises, > 5 t
+    N2 = "n2"  # N2: transport de marchandises, > 3,5 t et ≤ 12 t (D. 251-1 1° c) from 2021-01-21)
+    N3 = "n3"  # N3: transport de marchandises, > 12 t
 
 
 class Energy(StrEnum):
@@ -165,4 +169,5 @@ class ParameterUnit(StrEnum):
     MONTH = "month"  # a period: « six mois », « deux ans » (24)
     YEAR = "year"  # a period: « quinze ans », « un an » (1)
     DAY = "day"  # a period: « trente jours »
+    TONNE = "tonne"  # a mass: « 2,4 tonnes » (masse en ordre de marche); read in kg as thousandths (ctx.qty)
     CALENDAR_YEAR = "calendar_year"  # a year of the calendar: « avant le 1er janvier 2001 » (written without space)

@@ -208,14 +208,14 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         raise CatalogueError(where, f"{field}.keeps", "yearly belongs to an in_force_on clause")
     if raw.keeps is KeepMode.INLINE and raw.rules_date is not None:
         raise CatalogueError(where, f"{field}.rules_date", "an inline clause keeps no other version")
-    if raw.keeps in (KeepMode.PREVIOUS, KeepMode.MORE_FAVOURABLE) and (raw.rules_date is None) == (
-        raw.kept_version_id is None
+    if raw.keeps in (KeepMode.PREVIOUS, KeepMode.MORE_FAVOURABLE) and (
+        raw.rules_date is not None and raw.kept_version_id is not None
     ):
         raise CatalogueError(
             where,
             f"{field}.kept_version_id",
             "a previous / more_favourable clause names the version it keeps by kept_version_id or by rules_date "
-            "(« dans leur rédaction en vigueur au … »: the version in force on that date), one of them",
+            "(« dans leur rédaction en vigueur au … »: the version in force on that date), not both",
         )
     return TransitionalClause(
         id=raw.id,

@@ -89,6 +89,18 @@ class VehicleIn(BaseModel):
         None, description="« relève du nouveau dispositif d'immatriculation » (CGI art. 1007, 4°)."
     )
     wheelchair_accessible: bool | None = Field(None, description="« accessible en fauteuil roulant ».")
+    mass_kg: int | None = Field(
+        None,
+        ge=0,
+        le=9999,
+        description="« masse en ordre de marche », kg (integer): the bonus from 2023 requires « inférieure à 2,4 "
+        "tonnes » (2 400 kg).",
+    )
+    environmental_score_eligible: bool | None = Field(
+        None,
+        description="« inscrit sur la liste des modèles éligibles » (score environnemental, arrêté du 14 décembre "
+        "2023): the car bonus from 2023-12-16 requires it.",
+    )
     demonstration: bool | None = Field(
         None,
         description=(
@@ -143,6 +155,11 @@ class BuyerIn(BaseModel):
             "« concessionnaires et agents de marques de véhicules … qu'ils affectent à la démonstration »: the buyer "
             "is a dealer or brand agent assigning the vehicle to demonstration (décret 2014-1672, art. 2, 2e alinéa)."
         ),
+    )
+    bonus_in_last_three_years: bool | None = Field(
+        None,
+        description="« a déjà bénéficié du bonus … au cours des trois années précédentes »: one car bonus per person "
+        "every three years (from 2023).",
     )
 
 
