@@ -43,7 +43,7 @@ class Vehicle:
     wheelchair_accessible: bool | None = None  # accessible en fauteuil roulant
     demonstration: bool | None = None  # véhicule affecté à la démonstration (décret 2014-1672, art. 2)
     mass_kg: int | None = None  # masse en ordre de marche, kg (bonus 2023: « inférieure à 2,4 tonnes »)
-    environmental_score_eligible: bool | None = None  # inscrit sur la liste des modèles éligibles (score environnemental)
+    environmental_score_eligible: bool | None = None  # inscrit sur la liste des modèles éligibles (score env.)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

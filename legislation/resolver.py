@@ -27,7 +27,7 @@ from legislation.award import Award
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Explain
 from legislation.dates import deadline_after_event
-from legislation.enums import Acquisition, DecisiveEvent, KeepMode, OrderTest, Provenance, Role, Scheme
+from legislation.enums import Acquisition, DecisiveEvent, KeepMode, OrderTest, Provenance, Role, Scheme, VehicleCategory
 from legislation.errors import InvalidDates, MissingFact
 from legislation.facts import Purchase
 from legislation.row import Row
@@ -220,15 +220,31 @@ def order_passes(clause: TransitionalClause, order: date) -> bool:
 
 
 def clause_opens(
-    clause: TransitionalClause, order: date, decisive: date, previously_registered: bool | None
+    clause: TransitionalClause,
+    order: date,
+    decisive: date,
+    previously_registered: bool | None,
+    category: VehicleCategory | None = None,
 ) -> bool | None:
-    """Whether the clause's window is open (None: it would be, but whether the vehicle is new is not known)."""
+    """Whether the clause's window is open (None: it would be, but whether the vehicle is new — or, for a
+    deadline that depends on the vehicle's category, its category — is not known)."""
     limits = clause.limits(decisive)
     if limits is None:
         return False
     limit, deadline = limits
     passes = order < limit if clause.order_test is OrderTest.ORDERED_BEFORE else order <= limit
-    if not passes or decisive > deadline:
+    if not passes:
+        return False
+    if clause.category_deadlines:
+        own = clause.deadline_for(category)
+        if own is None:  # the category is not given: open only if every deadline is met, closed if none is
+            if decisive > clause.latest_deadline:
+                return False
+            if decisive > min(clause.deadlines):
+                return None
+        elif decisive > own:
+            return False
+    elif decisive > deadline:
         return False
     if clause.new_vehicles_only:
         return None if previously_registered is None else not previously_registered
@@ -257,14 +273,34 @@ def check_clause(clause: TransitionalClause, version: Version, row: Row | Purcha
     limit, deadline = limits
     sign = "<" if clause.order_test is OrderTest.ORDERED_BEFORE else "≤"
     order_ok = order < limit if clause.order_test is OrderTest.ORDERED_BEFORE else order <= limit
-    deadline_ok = decisive <= deadline
+    category = facts.vehicle_category
+    own = clause.deadline_for(category) if clause.category_deadlines else deadline
+    category_unknown = own is None and min(clause.deadlines) < decisive <= clause.latest_deadline
+    deadline = own if own is not None else deadline
+    deadline_ok = decisive <= deadline if not category_unknown else True
     test = (
         f"ordered {order} {sign} {limit}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ "
         f"{deadline}: {'yes' if deadline_ok else 'no'}"
     )
+    if clause.category_deadlines:
+        groups = ", ".join(f"{c.value} → {d}" for c, d in clause.category_deadlines)
+        test += (
+            f" (the deadline depends on the vehicle's category: {groups}, {clause.decisive_on_or_before} otherwise; "
+            + (f"category {category.value})" if category is not None else "category not given)")
+        )
+        if category_unknown:
+            test = test.replace(f"{deadline}: yes", f"{deadline}: only for the categories with a later deadline")
     if clause.yearly:
         test += f" (the clause repeats every year; « l'année considérée » = {limit.year})"
-    is_open = clause_opens(clause, order, decisive, facts.vehicle_previously_registered)
+    is_open = clause_opens(clause, order, decisive, facts.vehicle_previously_registered, category)
+    if is_open is None and category_unknown and order_ok:
+        return ClauseCheck(
+            clause=clause,
+            version_id=version.id,
+            open=None,
+            test=test + "; vehicle category: unknown",
+            missing_fact="vehicle.category",
+        )
     if is_open and clause.keeps is KeepMode.IN_FORCE_ON:
         test += f"; keeps the rules of an invoice dated {clause.kept_rules_date(decisive)}"
     if clause.new_vehicles_only and order_ok and deadline_ok:

@@ -6,7 +6,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
+from legislation.enums import (
+    DeadlineBasis,
+    DecisiveEvent,
+    KeepMode,
+    OrderTest,
+    ParameterUnit,
+    Provenance,
+    Role,
+    Scheme,
+    VehicleCategory,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,6 +87,27 @@ class TransitionalClause:
     # mars de l'année suivante »): ``order_limit`` and ``decisive_on_or_before`` are its first occurrence; for a
     # purchase decided in year N + 1 they move to year N and N + 1, and D is 31 December N.
     yearly: bool = False
+    # A deadline that depends on the vehicle's category (décret 2022-1761 art. 2: « a) Le 31 décembre 2023 si le
+    # véhicule appartient aux catégories M2, M3, N2 ou N3 … b) Le 30 juin 2023 dans les autres cas »): the listed
+    # categories' deadlines; ``decisive_on_or_before`` is the deadline « dans les autres cas ».
+    category_deadlines: tuple[tuple[VehicleCategory, date], ...] = ()
+
+    def deadline_for(self, category: VehicleCategory | None) -> date | None:
+        """The decisive-date deadline for a vehicle of ``category`` (None: it depends on the category, unknown)."""
+        if not self.category_deadlines:
+            return self.decisive_on_or_before
+        if category is None:
+            return None
+        return dict(self.category_deadlines).get(category, self.decisive_on_or_before)
+
+    @property
+    def deadlines(self) -> tuple[date, ...]:
+        """Every decisive-date deadline the clause can have (one, or one per category group)."""
+        return (self.decisive_on_or_before, *(d for _, d in self.category_deadlines))
+
+    @property
+    def latest_deadline(self) -> date:
+        return max(self.deadlines)
 
     def limits(self, decisive: date) -> tuple[date, date] | None:
         """The order limit and the decisive-date deadline that apply to a purchase decided on ``decisive``

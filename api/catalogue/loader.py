@@ -204,6 +204,8 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         raise CatalogueError(
             where, f"{field}.rules_date", "an in_force_on clause gives either rules_date or yearly = true"
         )
+    if raw.category_deadlines and raw.yearly:
+        raise CatalogueError(where, f"{field}.category_deadlines", "a yearly clause has one deadline a year")
     if raw.keeps is not KeepMode.IN_FORCE_ON and raw.yearly:
         raise CatalogueError(where, f"{field}.keeps", "yearly belongs to an in_force_on clause")
     if raw.keeps is KeepMode.INLINE and raw.rules_date is not None:
@@ -234,6 +236,7 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         branches=tuple(raw.branches),
         rules_date=raw.rules_date,
         yearly=raw.yearly,
+        category_deadlines=tuple(sorted(raw.category_deadlines.items(), key=lambda item: item[0].value)),
     )
 
 

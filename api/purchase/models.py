@@ -62,7 +62,16 @@ class VersionClauseOut(BaseModel):
     new_vehicles_only: bool
     source: SourceOut | None
     rules_date: date | None = Field(
-        default=None, description="in_force_on: the date D whose version is kept (« … facturation au plus tard le D »)."
+        default=None,
+        description="in_force_on: the date D whose version is kept (« … facturation au plus tard le D »), computed "
+        "as of D; previous / more_favourable: the kept version named by a date (« dans leur rédaction en vigueur au "
+        "D »), computed for the purchase's own decisive date.",
+    )
+    category_deadlines: dict[str, date] = Field(
+        default_factory=dict,
+        description="A deadline that depends on the vehicle's category (« a) Le 31 décembre 2023 si le véhicule "
+        "appartient aux catégories M2, M3, N2 ou N3 »): category → last decisive date; decisive_on_or_before is the "
+        "deadline « dans les autres cas ».",
     )
     yearly: bool = Field(
         default=False,

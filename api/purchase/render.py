@@ -191,6 +191,7 @@ def _clause_fields(c: TransitionalClause) -> dict[str, Any]:
         "source": render_source(c.source) if c.source else None,
         "rules_date": c.rules_date,
         "yearly": c.yearly,
+        "category_deadlines": {k.value: d for k, d in c.category_deadlines},
     }
 
 

@@ -102,7 +102,7 @@ class VersionPlan:
         if any(c.yearly for c, _ in clauses):  # a clause that repeats every year: always tested
             self.deadline, self.order_until = date.max, date.max
         elif clauses:
-            self.deadline = max(c.decisive_on_or_before for c, _ in clauses)
+            self.deadline = max(c.latest_deadline for c, _ in clauses)
             self.order_until = max(c.order_limit + timedelta(days=1) for c, _ in clauses)
 
 
@@ -293,7 +293,7 @@ class Engine:
         clauses = plan.clauses
         if len(clauses) == 1:  # one clause (most versions that have any): no loop
             clause, kept = clauses[0]
-            if not clause_opens(clause, order, day, registered):
+            if not clause_opens(clause, order, day, registered, row.vehicle_category):
                 return plan.kernel(row, NO_BRANCHES, day)
             branches = plan.inline[0]
             if branches is not None:
@@ -301,7 +301,8 @@ class Engine:
             current = plan.kernel(row, NO_BRANCHES, day)
             others = [_kept(clause, kept, row, day, plan)]
         else:
-            opened = [i for i, (c, _) in enumerate(clauses) if clause_opens(c, order, day, registered)]
+            category = row.vehicle_category
+            opened = [i for i, (c, _) in enumerate(clauses) if clause_opens(c, order, day, registered, category)]
             inline = frozenset(b for i in opened if (branches := plan.inline[i]) is not None for b in branches)
             current = plan.kernel(row, inline, day)
             others = [
