@@ -19,6 +19,7 @@ still aided have no amount in the research: they are « not covered », their am
 from __future__ import annotations
 
 from legislation.calculators.kit import Ctx, R
+from legislation.dates import add_months
 from legislation.enums import Energy, PersonKind, VehicleCategory
 
 FACTS = (
@@ -35,6 +36,7 @@ FACTS = (
     "vehicle.previously_registered",
 )
 SCORE_FACTS = ("vehicle.environmental_score_eligible",)
+DEMO_FACTS = ("vehicle.demonstration", "vehicle.first_registration_date")
 
 CAR = VehicleCategory.PASSENGER_CAR
 ELECTRIC, HYDROGEN = Energy.ELECTRIC, Energy.HYDROGEN
@@ -120,3 +122,63 @@ def capped(ctx: Ctx[R], paragraph: str, cap_name: str, cost: int, who: str) -> R
 def income(ctx: Ctx[R]) -> int:
     """The buyer's « revenu fiscal de référence par part » (cents)."""
     return ctx.need(ctx.row.buyer_reference_income_per_share, "buyer.reference_income_per_share", INCOME)
+
+
+def three_years_not_shown(ctx: Ctx[R]) -> R | None:
+    """From 2024-02-14 the research does not say whether « one bonus per person every three years » still held:
+    a buyer who had it is « not covered » (amount unknown); otherwise nothing is asked."""
+    if ctx.row.buyer_bonus_in_last_three_years:
+        return ctx.not_covered(
+            THREE_YEARS,
+            "the buyer had the bonus in the three years before: whether the 2023 rule (one bonus per natural person "
+            "every three years) still applies to this version is not in the sources on file",
+        )
+    return None
+
+
+def natural_persons_only(ctx: Ctx[R]) -> R | None:
+    """From 2024-02-14, D. 251-1 I: « attribuée à toute personne physique majeure » (official extract)."""
+    kind = ctx.need(ctx.row.buyer_person_kind, "buyer.person_kind", WHO)
+    if kind is not NATURAL:
+        return ctx.refuse(
+            WHO,
+            "a {kind}: from 2024-02-14 the car bonus of D. 251-1 is for a natural person only (« toute personne "
+            "physique majeure »)",
+            kind=kind,
+        )
+    return None
+
+
+def demonstration(ctx: Ctx[R]) -> R | None:
+    """From 2024-02-14 (D. 251-8 as rewritten by décret 2024-102, official extract): a vehicle previously affected
+    to demonstration may be aided « si la cession ou la prise en location intervient dans un délai compris entre
+    trois et douze mois suivant sa première immatriculation ». Returns a refusal outside that window, None inside
+    it (the vehicle is then treated as new) or when the vehicle was never registered."""
+    row = ctx.row
+    if not row.vehicle_previously_registered or not row.vehicle_demonstration:
+        return None
+    registered = ctx.need(row.vehicle_first_registration_date, "vehicle.first_registration_date", DEMO)
+    earliest = add_months(registered, ctx.count("demo_min_months"))
+    latest = add_months(registered, ctx.count("demo_max_months"))
+    day = ctx.decisive_date
+    if earliest <= day <= latest:
+        ctx.step_at(
+            D251_8,
+            "a demonstration vehicle first registered on {registered}, sold or leased on {day}: within "
+            "{demo_min_months} to {demo_max_months} months",
+            registered=registered,
+            day=day,
+        )
+        return None
+    return ctx.refuse(
+        DEMO,
+        "a demonstration vehicle first registered on {registered}, sold or leased on {day}: not within "
+        "{demo_min_months} to {demo_max_months} months of its first registration",
+        D251_8,
+        registered=registered,
+        day=day,
+    )
+
+
+D251_8 = "C. énergie, art. D. 251-8 (décret n° 2024-102), 2e alinéa"
+DEMO = "D. 251-8, 2e alinéa (demonstration vehicles)"
