@@ -237,3 +237,75 @@ def test_replace_keeps_the_clause_model(catalogue: Catalogue) -> None:
     assert clause.kept_day(date(2025, 8, 1)) == date(2025, 6, 30)
     assert clause.computed_as_of(date(2025, 8, 1)) == date(2025, 8, 1)  # its own invoice date
     assert replace(clause, rules_date=None).kept_day(date(2025, 8, 1)) is None
+
+
+def test_the_amount_timeline_and_its_advice_reach_the_end(catalogue: Catalogue) -> None:
+    from legislation.advice import timeline_advice
+    from legislation.enums import Energy, PersonKind, VehicleCategory
+    from legislation.segments import amount_timeline
+
+    row = Row(
+        acquisition=Acquisition.PURCHASE,
+        order_date=date(2025, 6, 1),
+        invoice_date=date(2025, 6, 1),
+        vehicle_category=VehicleCategory.PASSENGER_CAR,
+        vehicle_energy=Energy.ELECTRIC,
+        vehicle_acquisition_cost=3_000_000,
+        vehicle_mass_kg=1500,
+        vehicle_previously_registered=False,
+        vehicle_environmental_score_eligible=True,
+        buyer_person_kind=PersonKind.NATURAL_PERSON,
+        buyer_reference_income_per_share=2_000_000,
+        buyer_bonus_in_last_three_years=False,
+        schemes=(BONUS,),
+    )
+    timeline = amount_timeline(catalogue, row, date(2025, 6, 1), date(2025, 12, 1))
+    segments = timeline.segments[BONUS]
+    # 2025-06-01 → 2025-09-30: 3 000 € (RFR/part 20 000 € in ]16 300, 26 200]: 2°, 27 % × 30 000 = 8 100 → 3 000), by
+    # D251-1.2024-12-02 to 2025-06-30 then kept by décret 2025-606's clause to 2025-09-30; from 2025-10-01: ended.
+    assert [(s.start, s.last_day, s.status, s.amount) for s in segments][-1] == (
+        date(2025, 10, 1),
+        date(2025, 11, 30),
+        ENDED,
+        None,
+    )
+    assert all(s.amount == 3000 for s in segments[:-1]) and segments[0].start == date(2025, 6, 1)
+    assert segments[-2].last_day == date(2025, 9, 30) and segments[-2].kept_version_id == "D251-1.2024-12-02"
+    advice = [a.en for a in timeline_advice(timeline)]
+    assert "Invoice on or before 2025-09-30 to keep 3 000 €" in advice[0]
+    assert advice[-1].startswith("From 2025-10-01: the aid has ended")
+
+
+def test_the_batch_output_says_ended_and_names_the_ending_text(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    from typer.testing import CliRunner
+
+    from api.cli.main import app as cli
+
+    lines = [
+        "id,acquisition,order_date,invoice_date,schemes,vehicle_category,vehicle_energy,vehicle_acquisition_cost,"
+        "vehicle_mass_kg,vehicle_previously_registered,vehicle_environmental_score_eligible,buyer_person_kind,"
+        "buyer_reference_income_per_share",
+        # after the end of both aids
+        "e1,purchase,,2025-07-01,bonus|conversion_premium,passenger_car,electric,30000.00,1500,false,true,"
+        "natural_person,20000.00",
+        # ordered before 2025-07-01, invoiced by 2025-09-30: the 2025-06-30 wording, 2°: 27 % × 30 000 → 3 000 €
+        "e2,purchase,2025-06-30,2025-09-30,bonus,passenger_car,electric,30000.00,1500,false,true,natural_person,20000.00",
+    ]
+    path = tmp_path / "in.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["batch", str(path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    out = {(r["id"], r["scheme"]): r for r in csv.DictReader(io.StringIO(result.stdout))}
+    bonus, prime = out[("e1", "bonus")], out[("e1", "conversion_premium")]
+    assert (bonus["status"], bonus["amount"], bonus["version_id"]) == ("ended", "", BONUS_END)
+    assert (prime["status"], prime["amount"], prime["version_id"]) == ("ended", "", PRIME_END)
+    kept = out[("e2", "bonus")]
+    assert (kept["status"], kept["amount"], kept["version_id"], kept["kept_version_id"]) == (
+        "computed",
+        "3000.00",
+        BONUS_END,
+        "D251-1.2024-12-02",
+    )
