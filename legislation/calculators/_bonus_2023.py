@@ -36,7 +36,12 @@ FACTS = (
     "vehicle.previously_registered",
 )
 SCORE_FACTS = ("vehicle.environmental_score_eligible",)
-DEMO_FACTS = ("vehicle.demonstration", "vehicle.first_registration_date")
+DEMO_FACTS = (
+    "buyer.dealer_demonstration",
+    "buyer.leases_out_months",
+    "vehicle.demonstration",
+    "vehicle.first_registration_date",
+)
 
 CAR = VehicleCategory.PASSENGER_CAR
 ELECTRIC, HYDROGEN = Energy.ELECTRIC, Energy.HYDROGEN
@@ -181,4 +186,26 @@ def demonstration(ctx: Ctx[R]) -> R | None:
 
 
 D251_8 = "C. énergie, art. D. 251-8 (décret n° 2024-102), 2e alinéa"
+D251_8_1 = "C. énergie, art. D. 251-8 (décret n° 2024-102), 1er alinéa"
+LEASING = "D. 251-8, 1er alinéa (leasing firms)"
+DEALER = "D. 251-8, 2e alinéa (dealers' demonstration vehicles)"
+
+
+def leasing_firms_and_dealers(ctx: Ctx[R]) -> R | None:
+    """From 2024-02-14 (D. 251-8, official): « Une entreprise qui acquiert ou qui prend en location un véhicule … et
+    le donne en location dans le cadre d'un contrat d'une durée supérieure ou égale à deux ans ne peut bénéficier des
+    aides »; « Les concessionnaires et les agents de marques … ne peuvent bénéficier des aides … pour … un véhicule
+    qu'ils affectent à la démonstration »."""
+    row = ctx.row
+    months = row.buyer_leases_out_months
+    if months is not None and months >= ctx.count("lease_out_min_months"):
+        return ctx.refuse(
+            LEASING,
+            "the buyer leases the vehicle out for {months} months (≥ {lease_out_min_months} months): no aid",
+            D251_8_1,
+            months=months,
+        )
+    if row.buyer_dealer_demonstration:
+        return ctx.refuse(DEALER, "a dealer assigning the vehicle to demonstration: no aid", D251_8)
+    return None
 DEMO = "D. 251-8, 2e alinéa (demonstration vehicles)"

@@ -29,6 +29,8 @@ def calculate(ctx: Ctx[R]) -> R:
             "and cycles",
             category=category,
         )
+    if (excluded := rules.leasing_firms_and_dealers(ctx)) is not None:
+        return excluded
     if (demo := rules.demonstration(ctx)) is not None:
         return demo
     if not ctx.row.vehicle_demonstration and (used := used_vehicle(ctx)) is not None:
