@@ -33,7 +33,7 @@ from legislation.enums import Acquisition, ParameterUnit, Provenance, Scheme
 from legislation.errors import InvalidDates
 from legislation.facts import Purchase
 from legislation.fast.engine import Engine
-from legislation.resolver import KEPT_NOT_ON_FILE, as_row, clause_opens, decisive_day
+from legislation.resolver import KEPT_NOT_ON_FILE, as_row, clause_opens, decisive_day, version_for
 from legislation.row import Row, from_scaled
 from legislation.timeline import Catalogue
 
@@ -63,6 +63,9 @@ class Segment:
     provenance: Provenance | None  # of the version whose amount is given
     claim_deadline_months: int | None  # « dans les N mois suivant » the decisive date
     claim_deadline_citation: str | None
+    # The decisive date when it does not move with the window: a lease of décret 2007-1873 (initial wording) is
+    # decided by the signature of its contract (the request's order_date), so its claim deadline counts from it.
+    fixed_decisive_date: date | None = None
 
     @property
     def last_day(self) -> date:
@@ -74,6 +77,9 @@ class Segment:
         if self.claim_deadline_months is None:
             return None
         months = self.claim_deadline_months
+        if self.fixed_decisive_date is not None:
+            fixed = deadline_after_event(self.fixed_decisive_date, months)
+            return fixed, fixed
         return deadline_after_event(self.start, months), deadline_after_event(self.last_day, months)
 
     def same_answer(self, other: Segment) -> bool:
@@ -85,7 +91,7 @@ def _answer(s: Segment) -> tuple[object, ...]:
     return (
         s.scheme, s.status, s.amount, s.amount_is_lower_bound, s.eligible, s.version_id, s.paragraph,
         s.kept_version_id, s.open_clauses, s.clauses_evaluated, s.provenance, s.claim_deadline_months,
-        s.claim_deadline_citation,
+        s.claim_deadline_citation, s.fixed_decisive_date,
     )  # fmt: skip
 
 
@@ -207,7 +213,10 @@ def _segment(catalogue: Catalogue, scheme: Scheme, outcome: Outcome, row: Row, f
             c.id for c in version.transitional if clause_opens(c, row.order_date, first, registered, category) is True
         )
     paying = catalogue.versions.get(kept_id or version_id or "")
-    claim = catalogue.claim_deadline_text(scheme, first)
+    # The claim deadline counts from the decisive date the resolver uses, which is not always the moving one
+    # (a lease decided by its signature, décret 2007-1873 art. 10 I 2° in its initial wording).
+    _, decisive, field = version_for(catalogue.timeline(scheme), row)
+    claim = catalogue.claim_deadline_text(scheme, decisive)
     return Segment(
         scheme=scheme,
         start=first,
@@ -226,6 +235,7 @@ def _segment(catalogue: Catalogue, scheme: Scheme, outcome: Outcome, row: Row, f
         claim_deadline_citation=(
             f"{claim.citation}, {claim.claim_deadline_paragraph}".rstrip(", ") if claim is not None else None
         ),
+        fixed_decisive_date=decisive if field == "order_date" else None,
     )
 
 

@@ -120,6 +120,9 @@ def render_segment(segment: Segment) -> dict[str, Any]:
             "citation": segment.claim_deadline_citation,
             "first": deadlines[0].isoformat(),
             "last": deadlines[1].isoformat(),
+            # a lease decided by its signature (décret 2007-1873, initial wording): the deadline counts from the
+            # signature (order_date), the same on every day of the segment; null: from each decisive date
+            "counted_from": None if segment.fixed_decisive_date is None else segment.fixed_decisive_date.isoformat(),
         },
     }
 

@@ -29,6 +29,12 @@ class ClaimDeadlineOut(_Out):
     citation: str = Field(description="The management text that sets it.")
     first: str = Field(description="The claim deadline for the segment's first day.")
     last: str = Field(description="The claim deadline for the segment's last day.")
+    counted_from: str | None = Field(
+        default=None,
+        description="The fixed date the deadline counts from when it does not move with the window: a lease "
+        "decided by the signature of its contract (décret 2007-1873 art. 10 I 2°, initial wording), the request's "
+        "order_date; first and last are then equal. Null: counted from each decisive date of the segment.",
+    )
 
 
 class TimelineSegmentOut(_Out):

@@ -60,7 +60,12 @@ def day_by_day(purchase: Purchase, day: date, segment: Segment) -> None:
         assert segment.claim_deadline_citation == result.claim_deadline_citation
         assert deadlines is not None
         if result.resolution.decided_by == "order_date":
-            return  # a lease decided by its signature (décret 2007-1873, initial): the deadline counts from it
+            # a lease decided by its signature (décret 2007-1873, initial): the deadline counts from it, whatever
+            # the day of the window
+            assert segment.fixed_decisive_date == result.resolution.decisive_date, (day, segment)
+            assert deadlines == (result.claim_deadline, result.claim_deadline), (day, segment)
+            return
+        assert segment.fixed_decisive_date is None, (day, segment)
         if day == segment.start:
             assert deadlines[0] == result.claim_deadline
         if day == segment.last_day:

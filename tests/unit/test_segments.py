@@ -113,3 +113,21 @@ def test_the_aid_ends_for_orders_from_the_clause_limit(catalogue: Catalogue) -> 
     assert advice.kind == "ends_for_orders" and advice.en.startswith(
         "The aid ends for orders from 2015-01-01: an order placed before 2015-01-01 would keep 150 € until 2015-03-31"
     )
+
+
+def test_a_lease_signed_in_2007_counts_its_claim_deadline_from_the_signature(catalogue: Catalogue) -> None:
+    # Found by the segments property test: a lease signed 2007-12-31 is decided by its signature under décret
+    # 2007-1873 (art. 10 I 2°, initial wording), whatever its first rent; art. 11 (initial wording): claim « dans
+    # un délai de trois mois » from the acquisition or lease → 2007-12-31 + 3 months = 2008-03-31, on every day
+    # of the window, and the segment says the deadline does not move with it.
+    lease = replace(
+        HYBRID,
+        acquisition=Acquisition.LEASE,
+        order_date=date(2007, 12, 31),
+        lease_duration_months=24,
+    )
+    timeline = amount_timeline(catalogue, lease, date(2021, 2, 1), date(2021, 3, 1))
+    for segment in timeline.segments[Scheme.BONUS]:
+        assert segment.claim_deadline_citation == "décret n° 2007-1873, art. 11"
+        assert segment.fixed_decisive_date == date(2007, 12, 31)
+        assert segment.claim_deadlines == (date(2008, 3, 31), date(2008, 3, 31))
