@@ -13,7 +13,9 @@ see benchmarks/generate.py), medians over several runs:
 3. HTTP: `vigueur serve` on loopback, POST /v1/calculate from concurrent keep-alive clients: requests/s,
    median and 99th-percentile latency.
 
-Options: --quick (smaller sizes), --skip-batch, --skip-http, --json FILE (the figures as JSON).
+4. the auditors' web pages: each page's render time on the server (benchmarks/ui.py), median over runs.
+
+Options: --quick (smaller sizes), --skip-batch, --skip-http, --skip-ui, --json FILE (the figures as JSON).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid  # noqa: E402
 from api.catalogue.loader import load_catalogue  # noqa: E402
+from benchmarks import ui  # noqa: E402
 from benchmarks.generate import request, rows, write_csv  # noqa: E402
 from legislation import InvalidDates, Purchase  # noqa: E402
 from legislation.fast import Engine, Row, explained_outcome  # noqa: E402
@@ -446,6 +449,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a quick look, not the figures)")
     parser.add_argument("--skip-batch", action="store_true")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--skip-ui", action="store_true", help="skip the web pages' render time (benchmarks/ui.py)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
     args = parser.parse_args()
     quick = args.quick
@@ -460,6 +464,9 @@ def main() -> None:
         if not args.skip_http:
             report["http"] = http(5 if quick else 15, (1, 8), 2, Path(tmp))
             _print_http(report["http"])
+    if not args.skip_ui:
+        report["ui"] = ui.measure(7 if quick else 21)
+        ui.print_report(report["ui"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
 

@@ -30,8 +30,8 @@ from api.purchase.request import parse_request  # noqa: E402
 from legislation import Energy, Purchase, Scheme, ScrappedVehicle  # noqa: E402
 from legislation.advice import order_what_ifs, timeline_advice  # noqa: E402
 from legislation.fast import Engine  # noqa: E402
-from legislation.segments import amount_timeline, breakpoints  # noqa: E402
 from legislation.row import Row  # noqa: E402
+from legislation.segments import amount_timeline, breakpoints  # noqa: E402
 
 START, UNTIL = date(2014, 1, 1), date(2024, 1, 1)
 

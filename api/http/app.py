@@ -17,10 +17,11 @@ from typing import Any
 import fastapi_offline
 from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
+from api import web
 from api.catalogue import live, store
 from api.catalogue.db import make_engine
 from api.http import admission, probes, problems, worker
@@ -131,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(case_routes.router)
     app.include_router(batch_routes.router)
     _docs(app)
+    web.install(app)  # the auditors' pages: / (issue 14)
 
     def openapi() -> dict[str, Any]:
         return openapi_docs.build(app)
@@ -164,10 +166,6 @@ def _docs(app: FastAPI) -> None:
             redoc_favicon_url=f"{root}{STATIC}/favicon.png",
             with_google_fonts=False,
         )
-
-    @app.get("/", include_in_schema=False)
-    def home() -> Response:
-        return RedirectResponse("/docs")
 
 
 app = create_app()
