@@ -67,6 +67,11 @@ class Timeline:
         """The text that ended the aid by ``day`` (role « ended », in force on it), or None."""
         return next((v for v in reversed(self.endings) if v.is_in_force(day)), None)
 
+    @property
+    def ended(self) -> date | None:
+        """The first day the aid no longer exists (the first ending text's ``valid_from``), or None."""
+        return self.endings[0].valid_from if self.endings else None
+
     def answered_on(self, day: date) -> Version | None:
         """The amounts version in force on ``day``, else the text that ended the aid by then, else None."""
         return self.find(day) or self.ended_on(day)
