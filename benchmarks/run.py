@@ -12,10 +12,16 @@ see benchmarks/generate.py), medians over several runs:
    to show that memory does not grow with the input);
 3. HTTP: `vigueur serve` on loopback, POST /v1/calculate from concurrent keep-alive clients: requests/s,
    median and 99th-percentile latency.
-
 4. the auditors' web pages: each page's render time on the server (benchmarks/ui.py), median over runs.
 
-Options: --quick (smaller sizes), --skip-batch, --skip-http, --skip-ui, --json FILE (the figures as JSON).
+5. columnar (``--peer PATH`` adds the OpenFisca peer): :func:`legislation.columnar.compute` on the same mixed
+   batch as 1. (every version, both schemes): results/s in CPU time and the share left to the row engine, and
+   identical outcomes to the row engine on every row; with ``--peer ../shared/peers/openfisca-bonus``, vigueur
+   and OpenFisca on the same rows (the peer's seeded generator), alternating, in CPU time: one date and mixed
+   dates, input building included and calculation only, and the rows whose amounts differ (benchmarks/peer.py).
+
+Options: --quick (smaller sizes), --skip-batch, --skip-http, --skip-ui, --skip-in-process, --peer PATH,
+--columnar-rows N, --json FILE (the figures as JSON).
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ from api.catalogue.loader import load_catalogue  # noqa: E402
 from benchmarks import ui  # noqa: E402
 from benchmarks.generate import request, rows, write_csv  # noqa: E402
 from legislation import InvalidDates, Purchase  # noqa: E402
+from legislation.columnar import Columnar  # noqa: E402
+from legislation.columnar.columns import from_rows  # noqa: E402
 from legislation.fast import Engine, Row, explained_outcome  # noqa: E402
 from legislation.resolver import calculate  # noqa: E402
 
@@ -215,6 +223,67 @@ def alternating(a: Callable[[], int], b: Callable[[], int], runs: int) -> dict[s
         "cpu_ratio": statistics.median(ratios),
         "cpu_ratios": ratios,
     }
+
+
+# -- 4. columnar --------------------------------------------------------------------------------------------
+
+
+def columnar(count: int, runs: int) -> dict[str, Any]:
+    """The columnar path on the mixed batch of every version (benchmarks/generate.py), both schemes per row as the
+    rows ask: results/s in CPU time (median of ``runs``), fallback share, and every row checked against the row
+    engine. The columns are built once from the rows (the input building of a caller is its own)."""
+    catalogue = load_catalogue()
+    plan = CsvPlan(list(CSV_COLUMNS))
+    prebuilt: list[Row] = []
+    for cells in rows(catalogue, count):
+        try:
+            prebuilt.append(plan.row([cells.get(c, "") for c in CSV_COLUMNS]))
+        except Invalid:
+            continue
+    columns: dict[str, Any] = dict(from_rows(prebuilt))
+    columns["schemes"] = ["|".join(s.value for s in row.schemes) for row in prebuilt]
+    engine = Engine(catalogue)
+    runner = Columnar(catalogue, engine)
+    result = runner.compute(columns)  # warm-up (the kernels compiled), and the result checked below
+    timings = []
+    for _ in range(runs):
+        started = time.process_time()
+        runner.compute(columns)
+        timings.append(time.process_time() - started)
+    seconds = statistics.median(timings)
+    mismatches = 0
+    for i, row in enumerate(prebuilt):
+        try:
+            expected: Any = engine.outcomes(row)
+        except InvalidDates as exc:
+            expected = str(exc)
+        got = str(result.errors[i]) if i in result.errors else result.outcomes(i)
+        mismatches += got != expected
+    return {
+        "rows": len(prebuilt),
+        "results": result.results,
+        "cpu_seconds": timings,
+        "results_per_s": result.results / seconds,
+        "rows_per_s": len(prebuilt) / seconds,
+        "fallback": result.fallback_count,
+        "fallback_share": result.fallback_count / result.results,
+        "fallback_reasons": dict(result.fallback_reasons.most_common(8)),
+        "mismatches": mismatches,
+    }
+
+
+def _print_columnar(r: dict[str, Any]) -> None:
+    print(
+        f"columnar path, mixed batch of every version: {r['rows']:,} rows, {r['results']:,} results; CPU time, median "
+        f"of {len(r['cpu_seconds'])}: {r['results_per_s']:,.0f} results/s ({r['rows_per_s']:,.0f} rows/s)"
+    )
+    print(
+        f"  left to the row engine: {r['fallback']:,} results ({100 * r['fallback_share']:.2f} %); outcomes "
+        f"differing from the row engine: {r['mismatches']} rows",
+        flush=True,
+    )
+    for reason, count in r["fallback_reasons"].items():
+        print(f"    {count:>8,}  {reason[:150]}")
 
 
 # -- 2. end to end through `vigueur batch` ----------------------------------------------------------------
@@ -450,13 +519,27 @@ def main() -> None:
     parser.add_argument("--skip-batch", action="store_true")
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-ui", action="store_true", help="skip the web pages' render time (benchmarks/ui.py)")
+    parser.add_argument("--skip-in-process", action="store_true", help="skip the row engine's in-process figures")
+    parser.add_argument("--peer", type=Path, help="the OpenFisca peer's folder (shared/peers/openfisca-bonus)")
+    parser.add_argument("--columnar-rows", type=int, help="rows of the columnar mixed batch (default 1 000 000)")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
     args = parser.parse_args()
     quick = args.quick
     report: dict[str, Any] = {"machine": machine()}
     print(f"machine: {report['machine']}", flush=True)
-    report["in_process"] = in_process(40_000 if quick else 200_000, 2_000 if quick else 10_000, 3 if quick else 5)
-    _print_in_process(report["in_process"])
+    if not args.skip_in_process:
+        report["in_process"] = in_process(40_000 if quick else 200_000, 2_000 if quick else 10_000, 3 if quick else 5)
+        _print_in_process(report["in_process"])
+    columnar_rows = args.columnar_rows or (100_000 if quick else 1_000_000)
+    report["columnar"] = columnar(columnar_rows, 3 if quick else 5)
+    _print_columnar(report["columnar"])
+    if args.peer is not None:
+        from benchmarks.peer import compare, print_report
+
+        with tempfile.TemporaryDirectory(prefix="vigueur-peer-") as tmp:
+            n = 100_000 if quick else 1_000_000
+            report["peer"] = compare(load_catalogue(), args.peer.resolve(), n, n, 3 if quick else 7, Path(tmp))
+        print_report(report["peer"])
     with tempfile.TemporaryDirectory(prefix="vigueur-bench-") as tmp:
         if not args.skip_batch:
             report["batch"] = end_to_end(100_000 if quick else 1_000_000, 1 if quick else 3, Path(tmp))

@@ -63,7 +63,12 @@ def bar_end(catalogue: Catalogue) -> date:
 
 
 def ended_on(timeline: Timeline) -> date | None:
-    """The day a scheme ended, when the catalogue says so (issue 12 adds it; without it, None)."""
+    """The day a scheme ended, when the catalogue says so (issue 12: the versions of role « ended », the
+    timeline's ``endings``); None when it does not (an older catalogue: the page degrades to no end drawn)."""
+    endings: Any = getattr(timeline, "endings", ())
+    if endings:
+        first = min(v.valid_from for v in endings)
+        return first if isinstance(first, date) else None
     ended: Any = getattr(timeline, "ended", None)
     if isinstance(ended, date):
         return ended
@@ -83,7 +88,8 @@ def scheme_bar(timeline: Timeline, first: date, end: date, on: date | None) -> d
         kind = version.provenance.value if version is not None else seg.kind
         segments.append({"left": spot[0], "width": spot[1], "kind": kind, "segment": seg, "version": version})
     ended = ended_on(timeline)
-    if ended is not None and (spot := charts.position(ended, end, first, end)) is not None:
+    drawn = any(s["kind"] == "ended" for s in segments)
+    if ended is not None and not drawn and (spot := charts.position(ended, end, first, end)) is not None:
         segments.append({"left": spot[0], "width": spot[1], "kind": "ended", "segment": None, "version": None})
     coverage = measure(timeline)
     found = timeline.find(on) if on is not None else None

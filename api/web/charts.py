@@ -25,6 +25,7 @@ class Step:
     value: Decimal | None
     title: str
     href: str | None = None
+    band: str = "unknown"  # a step without a value: « unknown » (hatched) or « ended » (the aid has ended)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,7 +71,9 @@ def step_chart(series: list[Series], start: date, until: date, unit: str = "€"
         for step in one.steps:
             x1, x2 = x(step.start), x(step.until)
             if step.value is None:
-                chart.unknown.append({"x": x1, "width": max(x2 - x1, 1), "title": step.title, "href": step.href})
+                chart.unknown.append(
+                    {"x": x1, "width": max(x2 - x1, 1), "title": step.title, "href": step.href, "band": step.band}
+                )
                 previous = None
                 continue
             level = y(step.value)

@@ -49,6 +49,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "in_versions": ("par une version", "by a version"),
     "in_gaps": ("dans une lacune déclarée", "in a declared gap"),
     "with_nothing": ("sans rien", "with nothing"),
+    "after_the_end": ("après la fin du dispositif", "after the scheme's end"),
+    "ended_status": ("dispositif terminé", "the aid has ended"),
     "pick_date": ("Qu'est-ce qui s'appliquait à cette date ?", "What applied on this date?"),
     "date": ("Date", "Date"),
     "show": ("Afficher", "Show"),
@@ -239,6 +241,7 @@ STATUS_KEYS = {
     "no_version_on_file": "no_version_on_file",
     "kept_version_not_on_file": "kept_version_not_on_file",
     "not_covered_on_file": "not_covered_on_file",
+    "ended": "ended_status",
 }
 
 

@@ -224,6 +224,7 @@ def amount_chart(doc: dict[str, Any], link: Links) -> charts.Chart:
                 value=_decimal(s["amount"]),
                 title=f"{s['from']} → {s['last_day']}: {s['amount'] or s['status']}",
                 href=link(f"/versions/{s['version_id']}") if s["version_id"] else None,
+                band="ended" if s["status"] == "ended" else "unknown",
             )
             for s in scheme["segments"]
         )

@@ -35,8 +35,13 @@ def test_home_shows_each_scheme_on_a_timeline_and_answers_a_date(page: Any) -> N
     assert page.locator("html").get_attribute("lang") == "fr"
     assert page.locator(".scheme .bar").count() == 2
     assert page.locator(".bar a.seg-seed, .bar a.seg-official").count() > 10  # the 2008 → 2021 versions
-    assert page.locator(".bar .seg-gap").count() >= 1  # declared gaps are drawn
-    assert "Couverture mesurée" in page.locator(".figures").first.inner_text()
+    schemes = page.request.get("/v1/schemes").json()["schemes"]  # the API's answer on the same data
+    assert page.locator(".bar .seg-gap").count() == sum(len(s["gaps"]) for s in schemes)  # every declared gap
+    for scheme, figures in zip(schemes, page.locator(".figures").all_inner_texts(), strict=True):
+        measured = scheme["measured"]  # `vigueur coverage`
+        assert figures.startswith("Couverture mesurée")
+        assert f"{measured['in_versions']['days']} jours par une version" in figures
+        assert f"{measured['with_nothing']['days']} sans rien" in figures
     page.fill("#on", "2015-03-31")
     page.press("#on", "Enter")  # the keyboard submits the date picker
     page.wait_for_url(re.compile(r"/\?on=2015-03-31"))

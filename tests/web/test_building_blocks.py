@@ -110,6 +110,7 @@ def test_an_unknown_amount_is_a_hatched_band_never_a_zero() -> None:
                               date(2016, 1, 1))  # fmt: skip
     assert [line["label"] for line in chart.lines] == ["2\u202f475\u00a0€", "1\u202f500\u00a0€"]
     assert len(chart.unknown) == 1 and chart.unknown[0]["title"] == "unknown"
+    assert chart.unknown[0]["band"] == "unknown"
     assert chart.risers == []  # no line is drawn across the unknown months
     plot = chart.plot
     assert chart.lines[0]["x1"] == plot["x"] and chart.lines[1]["x2"] == plot["x"] + plot["w"]
@@ -130,3 +131,20 @@ def test_a_period_on_the_bar() -> None:
 )
 def test_euros_are_written_the_french_way(amount: str, text: str) -> None:
     assert euros(amount) == text
+
+
+def test_the_end_of_a_scheme_is_drawn_when_the_catalogue_gives_it() -> None:
+    from api.web.catalogue_pages import ended_on, scheme_bar
+    from legislation import Scheme
+
+    timeline = catalogue().timeline(Scheme.CONVERSION_PREMIUM)
+    end = date(2026, 1, 1)
+    bar = scheme_bar(timeline, date(2008, 1, 1), end, None)
+    endings = getattr(timeline, "endings", ())
+    if not endings:  # a catalogue without the « ended » role: nothing drawn, nothing invented
+        assert ended_on(timeline) is None and not any(s["kind"] == "ended" for s in bar["segments"])
+        return
+    first = min(v.valid_from for v in endings)
+    assert ended_on(timeline) == first
+    drawn = [s for s in bar["segments"] if s["kind"] == "ended"]
+    assert len(drawn) == len(endings) and drawn[0]["left"] == charts.position(first, end, date(2008, 1, 1), end)[0]

@@ -1,0 +1,479 @@
+"""The columnar engine: whole columns of purchases in, arrays of outcomes out (see :func:`compute`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from legislation.calculators.kit import Outcome
+from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
+from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace
+from legislation.enums import Acquisition, Scheme
+from legislation.errors import InvalidFacts
+from legislation.fast.engine import NO_BRANCHES, Engine, VersionPlan
+from legislation.resolver import COMPUTED, KEPT_NOT_ON_FILE, MISSING_FACTS, NO_VERSION, NOT_COVERED
+from legislation.row import ALL_SCHEMES, SCHEME_TUPLES, shared_schemes
+from legislation.timeline import Catalogue
+
+# Status codes of :attr:`ColumnarResult.status`: the index in this tuple (« invalid »: the row's facts were
+# refused, :attr:`ColumnarResult.errors` says why).
+STATUSES: tuple[str, ...] = (COMPUTED, MISSING_FACTS, NO_VERSION, KEPT_NOT_ON_FILE, NOT_COVERED, "invalid")
+INVALID = STATUSES.index("invalid")
+_STATUS = {s: i for i, s in enumerate(STATUSES)}
+
+CHUNK = 1 << 18  # rows of one version traced together (bounded memory: a few arrays of this size per operation)
+PATH_LIMIT = 4096  # paths explored in one chunk before the chunk is left to the row engine
+ROWS_PER_PATH, MIN_PATHS = 6, 64  # fewer rows per path than this (past 64 paths): the row engine is faster
+LEASE_CODE = tuple(Acquisition).index(Acquisition.LEASE)
+
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass(slots=True, eq=False)
+class ColumnarResult:
+    """What :func:`compute` gives: for scheme ``k`` (``schemes[k]``) and row ``i``, element ``[k, i]`` of each array.
+
+    - ``status``: int8, the index in :data:`STATUSES`;
+    - ``amount``: int64 **cents**, meaningful where ``amount_known`` (else 0);
+    - ``eligible``: int8, 1 / 0 / -1 (not decided);
+    - ``version``: int16, the index in ``version_ids`` of the version in force (-1: none);
+    - ``kept``: int16, the index in ``version_ids`` of the version whose amount an open transitional clause kept
+      (-1: none);
+    - ``paragraph``: int32, the index in ``paragraphs`` of the paragraph cited in full (-1: none);
+    - ``fallback``: bool, computed by the row engine (:class:`legislation.fast.Engine`), not by the columns —
+      ``fallback_reasons`` counts why, by version.
+
+    A row whose facts the row engine refuses (dates that contradict each other, a missing decisive date) has
+    status « invalid » for every scheme and its error in ``errors`` (row index → the :class:`InvalidFacts`).
+    """
+
+    schemes: tuple[Scheme, ...]  # the schemes of the arrays' first axis: every scheme, in Scheme order
+    row_schemes: npt.NDArray[np.int8]  # each row's schemes, in its order: the index in SCHEME_TUPLES
+    requested: npt.NDArray[np.bool_]  # [k, i]: row i asks for scheme k (the other elements mean nothing)
+    status: npt.NDArray[np.int8]
+    amount: I64
+    amount_known: npt.NDArray[np.bool_]
+    eligible: npt.NDArray[np.int8]
+    version: npt.NDArray[np.int16]
+    kept: npt.NDArray[np.int16]
+    paragraph: npt.NDArray[np.int32]
+    fallback: npt.NDArray[np.bool_]
+    version_ids: tuple[str, ...]
+    paragraphs: list[str]
+    errors: dict[int, InvalidFacts] = field(default_factory=dict)
+    fallback_reasons: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def rows(self) -> int:
+        return int(self.status.shape[1])
+
+    @property
+    def results(self) -> int:
+        """Results (scheme × row) asked for."""
+        return int(self.requested.sum())
+
+    @property
+    def fallback_count(self) -> int:
+        """Results (scheme × row) computed by the row engine."""
+        return int((self.fallback & self.requested).sum())
+
+    def outcome(self, k: int, i: int) -> Outcome:
+        """The row engine's :data:`Outcome` tuple for scheme ``k`` of row ``i`` (what a test compares)."""
+        status = STATUSES[int(self.status[k, i])]
+        eligible = int(self.eligible[k, i])
+        version, kept, paragraph = int(self.version[k, i]), int(self.kept[k, i]), int(self.paragraph[k, i])
+        return (
+            self.schemes[k].value,
+            status,
+            int(self.amount[k, i]) if self.amount_known[k, i] else None,
+            None if eligible < 0 else bool(eligible),
+            self.version_ids[version] if version >= 0 else None,
+            self.paragraphs[paragraph] if paragraph >= 0 else None,
+            self.version_ids[kept] if kept >= 0 else None,
+        )
+
+    def outcomes(self, i: int) -> list[Outcome]:
+        """Every scheme of row ``i``, as :meth:`legislation.fast.Engine.outcomes` gives them (in its order)."""
+        return [self.outcome(_SCHEME_INDEX[s], i) for s in SCHEME_TUPLES[int(self.row_schemes[i])]]
+
+
+class Columnar:
+    """The catalogue ready for columns: one row engine (whose compiled kernels the columns run) and its tables."""
+
+    def __init__(self, catalogue: Catalogue, engine: Engine | None = None) -> None:
+        self.catalogue = catalogue
+        self.engine = engine or Engine(catalogue)
+        self.version_ids: tuple[str, ...] = tuple(sorted(catalogue.versions))
+        self._version_index = {v: i for i, v in enumerate(self.version_ids)}
+        self.paragraphs: list[str] = []
+        self._paragraph_index: dict[str, int] = {}
+        self.chunk = CHUNK
+        self.path_limit = PATH_LIMIT
+        self.rows_per_path = ROWS_PER_PATH  # 0: trace whatever the paths per row (the tests: every row traced)
+        self.min_paths = MIN_PATHS
+
+    def compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...] = ALL_SCHEMES) -> ColumnarResult:
+        """See :func:`compute`."""
+        n, facts = normalise(columns)
+        row_schemes = _row_schemes(columns.get("schemes"), n, shared_schemes(tuple(schemes)))
+        k = len(ALL_SCHEMES)
+        requested = np.zeros((k, n), dtype=np.bool_)
+        if "schemes" not in columns:
+            for scheme in shared_schemes(tuple(schemes)):
+                requested[_SCHEME_INDEX[scheme]] = True
+        else:
+            for t, found in enumerate(SCHEME_TUPLES):
+                for scheme in found:
+                    requested[_SCHEME_INDEX[scheme]] |= row_schemes == t
+        result = ColumnarResult(
+            schemes=ALL_SCHEMES,
+            row_schemes=row_schemes,
+            requested=requested,
+            status=np.zeros((k, n), dtype=np.int8),
+            amount=np.zeros((k, n), dtype=np.int64),
+            amount_known=np.zeros((k, n), dtype=np.bool_),
+            # every requested element is written: a traced row by its leaf, a gap by _scheme, a fallback by _store
+            eligible=np.empty((k, n), dtype=np.int8),
+            version=np.empty((k, n), dtype=np.int16),
+            kept=np.empty((k, n), dtype=np.int16),
+            paragraph=np.empty((k, n), dtype=np.int32),
+            fallback=np.zeros((k, n), dtype=np.bool_),
+            version_ids=self.version_ids,
+            paragraphs=self.paragraphs,
+        )
+        day, row_fallback = self._decisive(n, facts)
+        for s, scheme in enumerate(ALL_SCHEMES):
+            if requested[s].any():
+                self._scheme(result, s, scheme, facts, day, row_fallback | ~requested[s])
+        self._fall_back(result, facts, row_fallback)
+        return result
+
+    # -- the resolver's first two steps, on columns ------------------------------------------------------------
+
+    def _decisive(self, n: int, facts: Mapping[str, Column]) -> tuple[I64, npt.NDArray[np.bool_]]:
+        """Each row's decisive day (ordinal) and the rows left to the row engine (:func:`decisive_day` raises for
+        them, or their version depends on another event: the leases of décret 2007-1873's versions)."""
+        acquisition = facts["acquisition"].values
+        invoice_only = "order_date" not in facts and "first_rent_date" not in facts and "invoice_date" in facts
+        if invoice_only and acquisition.size and int(acquisition.min()) >= 0 and not (acquisition == LEASE_CODE).any():
+            only = facts["invoice_date"]  # purchases decided by their invoice, no other date: nothing to check
+            return only.values, (only.null if only.null is not None else np.zeros(n, dtype=np.bool_))
+        lease = acquisition == LEASE_CODE
+        unsure = acquisition < 0  # no acquisition: the row engine says why
+        none = np.zeros(n, dtype=np.int64)
+        dates = {name: facts.get(name) for name in ("order_date", "invoice_date", "first_rent_date")}
+
+        def values(name: str) -> tuple[I64, npt.NDArray[np.bool_]]:
+            column = dates[name]
+            if column is None:
+                return none, np.ones(n, dtype=np.bool_)
+            null = column.null if column.null is not None else np.zeros(n, dtype=np.bool_)
+            return column.values, null
+
+        (invoice, no_invoice), (rent, no_rent), (order, no_order) = (
+            values("invoice_date"),
+            values("first_rent_date"),
+            values("order_date"),
+        )
+        day = np.where(lease, rent, invoice)
+        unsure |= np.where(lease, no_rent, no_invoice)  # decisive_day raises: no decisive date
+        unsure |= ~no_order & ((~no_invoice & (invoice < order)) | (~no_rent & (rent < order)))
+        if self.engine.eventful:  # resolver.version_for: a lease dated before the end of those versions
+            until = self.engine.eventful_until.toordinal()
+            early = (~no_rent & (rent < until)) | (~no_invoice & (invoice < until)) | (~no_order & (order < until))
+            unsure |= lease & early
+        return day, unsure
+
+    def _scheme(
+        self,
+        result: ColumnarResult,
+        s: int,
+        scheme: Scheme,
+        facts: Mapping[str, Column],
+        day: I64,
+        row_fallback: npt.NDArray[np.bool_],
+    ) -> None:
+        plan = self.engine.schemes[scheme]
+        starts = np.array([p.version.valid_from.toordinal() for p in plan.plans], dtype=np.int64)
+        ends = np.array(
+            [
+                p.version.valid_until.toordinal() if p.version.valid_until else date.max.toordinal() + 1
+                for p in plan.plans
+            ],
+            dtype=np.int64,
+        )
+        first, last = (int(day.min()), int(day.max())) if len(day) else (0, 0)
+        low = int(np.searchsorted(starts, first, side="right")) - 1
+        if low >= 0 and low == int(np.searchsorted(starts, last, side="right")) - 1 and last < ends[low]:
+            which = np.where(row_fallback, -1, low)  # one version in force on every day: no search per row
+        else:
+            which = np.searchsorted(starts, day, side="right") - 1
+            in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
+            which = np.where(in_force & ~row_fallback, which, -1)
+            gap = ~in_force & ~row_fallback
+            if gap.any():
+                result.status[s, gap] = _STATUS[NO_VERSION]
+                for array in (result.eligible, result.version, result.kept, result.paragraph):
+                    array[s, gap] = -1
+        low, high = int(which.min()), int(which.max())
+        if low == high:  # one version for every row (one date, or dates within one version): no gathering
+            if low >= 0:
+                for start in range(0, len(which), self.chunk):
+                    self._trace(result, s, plan.plans[low], facts, day, slice(start, start + self.chunk))
+            return
+        order = np.argsort(which, kind="stable")
+        bounds = np.searchsorted(which[order], np.arange(len(plan.plans) + 1))
+        for v, version_plan in enumerate(plan.plans):
+            rows = order[bounds[v] : bounds[v + 1]]
+            for start in range(0, len(rows), self.chunk):
+                self._trace(result, s, version_plan, facts, day, rows[start : start + self.chunk])
+
+    # -- the versions' rules, traced ---------------------------------------------------------------------------
+
+    def _trace(
+        self,
+        result: ColumnarResult,
+        s: int,
+        plan: VersionPlan,
+        facts: Mapping[str, Column],
+        day: I64,
+        rows: Any,
+    ) -> None:
+        """Trace one version over some rows (an index array, or a slice: a view of the columns)."""
+        everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
+        if everything:
+            chunk = dict(facts)
+            chunk_day = day
+        else:
+            chunk = {name: _take(column, rows) for name, column in facts.items()}
+            chunk_day = day[rows]
+        chunk["_day"] = Column("_day", "date", chunk_day, None)
+        # a trace pays ~0.1 ms of Python per path, the row engine ~20 µs per row: past one path per ROWS_PER_PATH
+        # rows of the chunk, the row engine is faster (the chunk is left to it, and counted)
+        limit = self.path_limit
+        if self.rows_per_path:
+            limit = min(limit, max(self.min_paths, len(chunk_day) // self.rows_per_path))
+        trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), limit)
+        engine = self.engine
+        dispatch = (plan.kernel, plan.deadline, plan.order_until, plan)
+
+        def resolve(trace: Trace) -> Outcome:
+            row = SymRow(trace)
+            decisive = trace.read("_day")
+            order = row.order_date
+            if order is None:
+                return plan.kernel(row, NO_BRANCHES, decisive)  # type: ignore[arg-type]
+            return engine._dispatched(row, decisive, order, dispatch)  # type: ignore[arg-type]
+
+        try:
+            leaves = trace.explore(resolve)
+        except TooManyPaths as exc:
+            result.fallback[s, rows] = True
+            result.fallback_reasons[f"{plan.vid}: {exc}"] += len(rows)
+            return
+        self._assemble(result, s, plan, leaves, rows, everything)
+
+    def _assemble(
+        self,
+        result: ColumnarResult,
+        s: int,
+        plan: VersionPlan,
+        leaves: list[tuple[Any, Any]],
+        rows: Any,
+        everything: bool,
+    ) -> None:
+        """Each leaf's outcome into the result's arrays: a leaf number per row, then one small table per array."""
+        size = len(range(len(result.status[s]))[rows]) if isinstance(rows, slice) else len(rows)
+        small = len(leaves) < 256
+        leaf = np.zeros(size, dtype=np.uint8 if small else np.int32)
+        amount: Any = None  # the amounts of the leaves whose amount is a column (the others: a table)
+        tables = np.zeros((7, len(leaves)), dtype=np.int64)  # status, known, eligible, version, kept, paragraph, amount
+        fallback = np.zeros(len(leaves), dtype=np.bool_)
+        for j, (mask, outcome) in enumerate(leaves):
+            if j and mask is not None:  # the masks are disjoint: a leaf number is a sum
+                if small:
+                    np.add(leaf, mask.view(np.uint8) * np.uint8(j), out=leaf)
+                else:
+                    np.copyto(leaf, j, where=mask)
+            elif j:
+                leaf.fill(j)
+            if isinstance(outcome, Fallback):
+                fallback[j] = True
+                count = size if mask is None else int(np.count_nonzero(mask))
+                result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += count
+                continue
+            _, status, value, eligible, vid, paragraph, kept = outcome
+            if value is not None and not isinstance(value, int):
+                if amount is None:  # int32 while every amount fits (half the memory traffic)
+                    amount = np.zeros(size, dtype=np.int32 if value.hi < (1 << 31) // len(leaves) else np.int64)
+                elif value.hi >= (1 << 31) // len(leaves):
+                    amount = amount.astype(np.int64)
+                np.add(amount, value.value if mask is None else value.value * mask, out=amount, casting="unsafe")
+                value_code = 0
+            else:
+                value_code = value or 0
+            tables[:, j] = (
+                _STATUS[status],
+                value is not None,
+                -1 if eligible is None else int(eligible),
+                self._version_index[vid] if vid is not None else -1,
+                self._version_index[kept] if kept is not None else -1,
+                self._paragraph(paragraph),
+                value_code,
+            )
+        if tables[6].any():  # the leaves whose amount is a number: one table
+            constant = tables[6].astype(amount.dtype if amount is not None else np.int64)[leaf]
+            amount = constant if amount is None else np.add(amount, constant, out=amount, casting="unsafe")
+        elif amount is None:
+            amount = 0
+        where: Any = slice(None) if everything else rows
+        result.amount[s, where] = amount  # 0 where not known (no leaf adds to it)
+        targets: tuple[np.ndarray[Any, Any], ...] = (
+            result.status,
+            result.amount_known,
+            result.eligible,
+            result.version,
+            result.kept,
+            result.paragraph,
+        )
+        for target, table in zip(targets, tables, strict=False):
+            if (table == table[0]).all():  # the same for every leaf (the version, often the status…)
+                target[s, where] = table[0]
+            else:
+                target[s, where] = table.astype(target.dtype)[leaf]
+        if fallback.any():
+            result.fallback[s, where] = fallback[leaf]
+
+    def _paragraph(self, paragraph: str | None) -> int:
+        if paragraph is None:
+            return -1
+        found = self._paragraph_index.get(paragraph)
+        if found is None:
+            found = self._paragraph_index[paragraph] = len(self.paragraphs)
+            self.paragraphs.append(paragraph)
+        return found
+
+    # -- what the columns do not decide: the row engine ----------------------------------------------------------
+
+    def _fall_back(
+        self, result: ColumnarResult, facts: Mapping[str, Column], row_fallback: npt.NDArray[np.bool_]
+    ) -> None:
+        result.fallback[:, row_fallback] = True
+        if row_fallback.any():
+            result.fallback_reasons["the resolver's dates (a missing or contradicted date, a lease of 2007-1873)"] += (
+                int((result.requested[:, row_fallback]).sum())
+            )
+        items: list[tuple[int, tuple[Scheme, ...]]] = [
+            (int(i), SCHEME_TUPLES[int(result.row_schemes[i])]) for i in np.flatnonzero(row_fallback)
+        ]
+        for s, scheme in enumerate(ALL_SCHEMES):
+            alone = shared_schemes((scheme,))
+            items.extend(
+                (j, alone) for j in np.flatnonzero(result.fallback[s] & result.requested[s] & ~row_fallback).tolist()
+            )
+        if not items:
+            return
+        rows = rows_at(facts, np.array([i for i, _ in items], dtype=np.intp), [t for _, t in items])
+        outcomes = self.engine.outcomes
+        for (i, schemes), row in zip(items, rows, strict=True):
+            try:
+                found = outcomes(row)
+            except InvalidFacts as exc:
+                result.errors[i] = exc
+                result.status[:, i] = INVALID
+                result.amount_known[:, i] = False
+                result.fallback[:, i] = True
+                continue
+            for scheme, outcome in zip(schemes, found, strict=True):
+                self._store(result, _SCHEME_INDEX[scheme], i, outcome)
+
+    def _store(self, result: ColumnarResult, s: int, i: int, outcome: Outcome) -> None:
+        _, status, value, eligible, vid, paragraph, kept = outcome
+        result.status[s, i] = _STATUS[status]
+        result.amount_known[s, i] = value is not None
+        result.amount[s, i] = value or 0
+        result.eligible[s, i] = -1 if eligible is None else int(eligible)
+        result.version[s, i] = self._version_index[vid] if vid is not None else -1
+        result.kept[s, i] = self._version_index[kept] if kept is not None else -1
+        result.paragraph[s, i] = self._paragraph(paragraph)
+
+
+_SCHEME_INDEX = {s: k for k, s in enumerate(ALL_SCHEMES)}
+_TUPLE_INDEX = {t: k for k, t in enumerate(SCHEME_TUPLES)}
+_SCHEME_NAMES = {s.value: s for s in Scheme}
+
+
+def _row_schemes(column: Any, n: int, default: tuple[Scheme, ...]) -> npt.NDArray[np.int8]:
+    """Each row's schemes as an index in SCHEME_TUPLES: from ``bonus|conversion_premium`` texts (empty: the
+    default), tuples of :class:`Scheme`, or those indices."""
+    if column is None:
+        return np.full(n, _TUPLE_INDEX[default], dtype=np.int8)
+    array = np.asarray(column)
+    if array.dtype.kind in "iu":
+        if ((array < 0) | (array >= len(SCHEME_TUPLES))).any():
+            raise ColumnError("schemes", f"codes are 0–{len(SCHEME_TUPLES) - 1} (legislation.row.SCHEME_TUPLES)")
+        return array.astype(np.int8)
+    texts, inverse = np.unique(
+        np.array([x if isinstance(x, str) else "|".join(x) for x in array], dtype=object), return_inverse=True
+    )
+    table = np.empty(len(texts), dtype=np.int8)
+    for j, text in enumerate(texts):
+        try:
+            found = tuple(dict.fromkeys(_SCHEME_NAMES[s] for s in text.split("|"))) if text else default
+        except KeyError:
+            raise ColumnError("schemes", f"{text!r}: schemes are bonus or conversion_premium, separated by |") from None
+        table[j] = _TUPLE_INDEX[shared_schemes(found)]
+    return table[inverse.reshape(-1)]
+
+
+def _take(column: Column, rows: Any) -> Column:
+    null = None if column.null is None else column.null[rows]
+    return Column(column.name, column.kind, column.values[rows], null, column.members, column.limits())
+
+
+_ENGINES: dict[int, tuple[Catalogue, Columnar]] = {}
+
+
+def columnar_for(catalogue: Catalogue) -> Columnar:
+    """The :class:`Columnar` of a catalogue, built once per catalogue object (its compiled kernels are reused)."""
+    found = _ENGINES.get(id(catalogue))
+    if found is None or found[0] is not catalogue:
+        if len(_ENGINES) > 8:
+            _ENGINES.clear()
+        found = _ENGINES[id(catalogue)] = (catalogue, Columnar(catalogue))
+    return found[1]
+
+
+def compute(
+    columns: Mapping[str, Any], catalogue: Catalogue, schemes: tuple[Scheme, ...] = ALL_SCHEMES
+) -> ColumnarResult:
+    """Every scheme of every row, from columns — the outcomes :meth:`legislation.fast.Engine.outcomes` gives.
+
+    ``columns``: one numpy array per fact, named as the fields of :class:`~legislation.row.Row` (the CSV columns
+    of ``vigueur batch``; see :mod:`legislation.columnar.columns` for each fact's dtype: dates ``datetime64[D]``,
+    enums as their values or codes, money int64 cents, quantities int64 thousandths, masked arrays for « not
+    given »); ``acquisition`` is required. ``schemes``: the schemes computed for every row (both by default), in
+    that order. :class:`~legislation.columnar.columns.ColumnError` names a column that is not of its form.
+
+    Each version's rows are traced through the version's own compiled calculator and the resolver's clause and
+    keep rules (:mod:`legislation.columnar.symbolic`): nothing of a rule is written here. The version is picked
+    per row by ``numpy.searchsorted`` on the versions' start days. Whatever the columns do not decide — a date
+    the resolver refuses, a lease decided by another event, a path the trace cannot follow exactly — is
+    computed by the row engine, row by row, and reported: ``fallback`` (which results), ``fallback_count``,
+    ``fallback_reasons``.
+
+    Returns a :class:`ColumnarResult`; ``result.outcomes(i)`` gives row ``i`` as the row engine's tuples.
+    """
+    return columnar_for(catalogue).compute(columns, schemes)
+
+
+def iter_outcomes(result: ColumnarResult) -> Iterator[list[Outcome]]:
+    """Each row's outcomes in order (a convenience for tests and small batches; slow for big ones)."""
+    for i in range(result.rows):
+        yield result.outcomes(i)

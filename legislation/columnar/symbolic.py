@@ -1,0 +1,633 @@
+"""Running a calculator over a whole column of rows at once: its ``if`` statements become masks.
+
+A calculator is ordinary Python that reads one row's facts. :class:`Trace` runs the very same function (the
+engine's compiled kernel, the resolver's clause and keep rules) with a :class:`SymRow` in place of a
+:class:`~legislation.row.Row`: each integer fact is a :class:`Sym`, a numpy array of that fact for every row of a
+chunk, and arithmetic on it is arithmetic on the array (int64, exact: ``(N * base + H) // D`` is the kit's
+half-up rounding in integers, as in the row engine).
+
+When the calculator *branches* on a value (``if cost < limit``, ``a if a < cap else cap``, ``and``/``or``/``not``
+all call ``bool``), :meth:`Sym.__bool__` asks the trace to decide: the rows of the current path are split by the
+condition; the run goes on with the rows for which it holds and the others are kept for a later run, which
+replays the same decisions up to that point and takes the other side (the function is deterministic and has no
+effect: the lean context records nothing). Each run ends on a *leaf*: the outcome tuple the kernel returns, for
+the rows of that path — its amount an array or a number. A side no row takes is never explored, so a batch
+only pays for the paths its rows follow.
+
+Facts that are not numbers are made concrete when read: an enum, a boolean, or an absent (``None``) fact splits
+the path by its values present among the path's rows, and the calculator then sees the plain value — ``is``,
+``in``, dictionary look-ups and ``need`` work unchanged. Dates are day numbers (``date.toordinal``), compared
+with dates and shifted by ``timedelta``.
+
+Anything else a :class:`Sym` cannot do exactly — hashing it, formatting it, ``.year``, a division by a
+non-constant, a product that could leave int64 — raises; any exception ends the path as a *fallback* leaf: its
+rows go to the row engine, which computes them (or raises) as it always does. Nothing is approximated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from enum import Enum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Mask = npt.NDArray[np.bool_]
+Array = npt.NDArray[Any]
+
+_EPOCH = date(1970, 1, 1).toordinal()
+BOUND = 1 << 62  # an intermediate value beyond ±2^62 could overflow int64: the path falls back instead
+
+
+class Unvectorisable(Exception):
+    """What a column cannot do exactly (the path's rows go to the row engine)."""
+
+
+class Concretize(Exception):
+    """A fact that must be read as plain values (hashed by a cache): the trace restarts splitting by its values."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class TooManyPaths(Exception):
+    """A calculator whose rows follow more paths than the trace explores (the chunk goes to the row engine)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """A leaf the columnar path does not decide: its rows go to the row engine (``reason`` is reported)."""
+
+    reason: str
+
+
+class Sym:
+    """An integer (or a date, as its ordinal, or a truth value) for every row of a chunk: ``value[i]`` is row i's.
+
+    ``lo``/``hi`` bound the values (from the data, then by interval arithmetic) so that no product leaves int64.
+    """
+
+    __slots__ = ("trace", "key", "array", "lo", "hi", "kind", "expr", "wide")
+
+    def __init__(
+        self,
+        trace: Trace,
+        key: Any,
+        array: Array | None,
+        lo: int,
+        hi: int,
+        kind: str,
+        expr: tuple[str, Any, Any] | None = None,
+        wide: bool = True,
+    ) -> None:
+        self.trace, self.key, self.array, self.lo, self.hi, self.kind = trace, key, array, lo, hi, kind
+        self.expr, self.wide = expr, wide  # an arithmetic result is computed when first read (:meth:`value`)
+
+    @property
+    def value(self) -> Array:
+        """The values (computed on first read: a chain such as ``(N * x + H) // D`` in place, in one buffer)."""
+        if self.array is None:
+            self.array = _evaluate(self)
+        return self.array
+
+    def __repr__(self) -> str:
+        return f"<Sym {self.kind} {self.key!r}>"
+
+    # -- what it cannot do: the path falls back ---------------------------------------------------------------
+
+    def __hash__(self) -> int:
+        raise self._concretize("used as a key")
+
+    def _concretize(self, use: str) -> Exception:
+        """A fact used as a key (a cache, a table) or an index: split by its values, when there are few."""
+        for name in _columns_of(self.key):
+            if name not in self.trace.concrete:
+                return Concretize(name)
+        return Unvectorisable(f"a column value {use} ({self.key!r})")
+
+    def __str__(self) -> str:
+        raise Unvectorisable(f"a column value formatted ({self.key!r})")
+
+    def __format__(self, spec: str) -> str:
+        raise Unvectorisable(f"a column value formatted ({self.key!r})")
+
+    def __index__(self) -> int:
+        if self.kind != "int":
+            raise Unvectorisable(f"a {self.kind} column value used as an index ({self.key!r})")
+        return self.trace.split_values(self)  # ``date.replace(year=…)``, ``range(…)``: one path per value
+
+    def __int__(self) -> int:
+        return self.__index__()
+
+    def __float__(self) -> float:
+        raise Unvectorisable(f"a column value converted to float ({self.key!r})")
+
+    def __iter__(self) -> Any:
+        raise Unvectorisable(f"a column value iterated ({self.key!r})")
+
+    def __getattr__(self, name: str) -> Any:
+        if self.kind == "date" and name in ("year", "month", "day"):
+            return self.trace.date_part(self, name)
+        raise Unvectorisable(f"attribute {name} of a column value ({self.key!r})")
+
+    # -- branching -------------------------------------------------------------------------------------------
+
+    def __bool__(self) -> bool:
+        truth = self if self.kind == "bool" else self.trace.op("ne", self, 0)
+        return self.trace.decide_bool(truth)
+
+    # -- arithmetic (integers; a date ± timedelta) ---------------------------------------------------------------
+
+    def __add__(self, other: Any) -> Any:
+        return self.trace.arith("add", self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return self.trace.arith("add", other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return self.trace.arith("sub", self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return self.trace.arith("sub", other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return self.trace.arith("mul", self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return self.trace.arith("mul", other, self)
+
+    def __floordiv__(self, other: Any) -> Any:
+        return self.trace.arith("floordiv", self, other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        raise Unvectorisable("a division by a column value")
+
+    def __mod__(self, other: Any) -> Any:
+        return self.trace.arith("mod", self, other)
+
+    def __rmod__(self, other: Any) -> Any:
+        raise Unvectorisable("a modulo by a column value")
+
+    def __neg__(self) -> Any:
+        return self.trace.arith("sub", 0, self)
+
+    def __pos__(self) -> Any:
+        return self
+
+    def __abs__(self) -> Any:
+        if self.kind != "int":
+            raise Unvectorisable("abs of a non-integer column value")
+        return self.trace.op("abs", self, 0)
+
+    # -- comparisons → truth columns -----------------------------------------------------------------------------
+
+    def __lt__(self, other: Any) -> Any:
+        return self.trace.compare("lt", self, other)
+
+    def __le__(self, other: Any) -> Any:
+        return self.trace.compare("le", self, other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self.trace.compare("gt", self, other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self.trace.compare("ge", self, other)
+
+    def __eq__(self, other: object) -> Any:
+        return self.trace.compare("eq", self, other)
+
+    def __ne__(self, other: object) -> Any:
+        return self.trace.compare("ne", self, other)
+
+
+_OPS: dict[str, Any] = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "floordiv": np.floor_divide,
+    "mod": np.remainder,
+    "abs": lambda a, _: np.abs(a),
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "eq": np.equal,
+    "ne": np.not_equal,
+}
+_MIRROR = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+class Column:
+    """One fact over a chunk: its values (int64 numbers and day ordinals, int8 codes of an enum's members, bool)
+    and which rows do not give it (``null``: None when every row gives it)."""
+
+    __slots__ = ("name", "kind", "values", "null", "members", "bounds")
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        values: Array,
+        null: Mask | None,
+        members: tuple[Any, ...] = (),
+        bounds: tuple[int, int] | None = None,
+    ) -> None:
+        self.name, self.kind, self.values, self.null, self.members = name, kind, values, null, members
+        self.bounds = bounds  # the lowest and highest given value (of the whole column: a chunk shares them)
+
+    def limits(self) -> tuple[int, int]:
+        """The lowest and highest given value (codes: -1 when some row does not give it), computed once."""
+        if self.bounds is None:
+            given = self.values if self.null is None else self.values[~self.null]
+            self.bounds = (int(given.min()), int(given.max())) if given.size else (0, 0)
+        return self.bounds
+
+
+class Trace:
+    """Explores one function over one chunk of rows: every path some row takes, each ending on a leaf."""
+
+    def __init__(self, columns: Mapping[str, Column], defaults: Mapping[str, Any], size: int, limit: int) -> None:
+        self.columns, self.defaults, self.size, self.limit = columns, defaults, size, limit
+        self.cache: dict[Any, Sym] = {}
+        self.labels: dict[tuple[int, ...], list[Any]] = {}
+        self.forced: tuple[int, ...] = ()
+        self.path: list[int] = []
+        self.mask: Mask | None = None  # the rows of the current path (None: every row of the chunk)
+        self.count = size  # how many
+        self.pending: list[tuple[tuple[int, ...], Mask | None]] = []
+        self.reads: dict[str, Any] = {}
+        self.concrete: set[str] = set()  # facts read as plain values (:class:`Concretize`)
+
+    # -- exploring ---------------------------------------------------------------------------------------------
+
+    def explore(self, function: Callable[[Trace], Any]) -> list[tuple[Mask | None, Any]]:
+        """Every leaf: (its rows — None: all —, what ``function`` returned there, or a :class:`Fallback`)."""
+        while True:
+            try:
+                return self._explore(function)
+            except Concretize as exc:  # from the start again, that fact read as plain values
+                if exc.name in self.concrete:
+                    raise TooManyPaths(f"{exc.name} read as plain values and still hashed") from exc
+                self.concrete.add(exc.name)
+
+    def _explore(self, function: Callable[[Trace], Any]) -> list[tuple[Mask | None, Any]]:
+        self.pending = [((), None)]
+        self.labels = {}
+        leaves: list[tuple[Mask | None, Any]] = []
+        with np.errstate(all="ignore"):  # values outside a path's rows are computed and never read
+            while self.pending:
+                self.forced, self.mask = self.pending.pop()
+                self.path, self.reads = [], {}
+                self.count = self.size if self.mask is None else int(np.count_nonzero(self.mask))
+                try:
+                    result = function(self)
+                except (TooManyPaths, Concretize):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - any failure: the row engine computes these rows
+                    result = Fallback(f"{type(exc).__name__}: {exc}")
+                leaves.append((self.mask, result))
+                if len(leaves) > self.limit:
+                    raise TooManyPaths(f"more than {self.limit} paths")
+        return leaves
+
+    def _decide(self, labels: list[Any], conditions: Callable[[], list[Mask]]) -> Any:
+        """One of ``labels``, each holding on the rows of its condition (the conditions split the chunk)."""
+        k = len(self.path)
+        if k < len(self.forced):  # replaying a prefix: the decision is known, and so is the path's mask
+            i = self.forced[k]
+            self.path.append(i)
+            return self.labels.get(tuple(self.forced[:k]), labels)[i]
+        mask = self.mask
+        present: list[tuple[int, Mask]] = []
+        for i, condition in enumerate(conditions()):
+            sub = condition if mask is None else mask & condition
+            if sub.any():
+                present.append((i, sub))
+        prefix = tuple(self.path)
+        self.labels[prefix] = labels
+        if len(present) == 1:  # every row of the path goes the same way: no split
+            i = present[0][0]
+        else:
+            for j, sub in present[1:]:
+                self.pending.append(((*prefix, j), sub))
+            i, self.mask = present[0]
+            self.count = int(np.count_nonzero(self.mask))
+        self.path.append(i)
+        return labels[i]
+
+    def decide_bool(self, truth: Sym) -> bool:
+        k = len(self.path)
+        if k < len(self.forced):
+            i = self.forced[k]
+            self.path.append(i)
+            return i == 0
+        value, mask = truth.value, self.mask
+        held = value if mask is None else mask & value
+        count = int(np.count_nonzero(held))
+        if count == 0:
+            self.path.append(1)
+            return False
+        if count == (self.size if mask is None else self.count):
+            self.path.append(0)
+            return True
+        other = ~value if mask is None else mask ^ held
+        self.pending.append(((*self.path, 1), other))
+        self.path.append(0)
+        self.mask, self.count = held, count
+        return True
+
+    # -- reading a fact ------------------------------------------------------------------------------------------
+
+    def read(self, name: str) -> Any:
+        if name in self.reads:
+            return self.reads[name]
+        column = self.columns.get(name)
+        if column is None:
+            value = self.defaults.get(name)
+        else:
+            value = self._concrete(column)
+        self.reads[name] = value
+        return value
+
+    def _concrete(self, column: Column) -> Any:
+        null = column.null
+        if column.kind in ("enum", "bool"):
+            return self._member(column)
+        if column.name in self.concrete:
+            return self._plain(column)
+        if null is not None and self._decide([None, True], lambda: [null, ~null]) is None:
+            return None
+        key = ("col", column.name)
+        found = self.cache.get(key)
+        if found is None:
+            lo, hi = column.limits()
+            found = self.cache[key] = Sym(self, key, _narrow(column.values, lo, hi), lo, hi, column.kind)
+        return found
+
+    def _member(self, column: Column) -> Any:
+        """An enum's member or a boolean, made concrete: the path splits by the values its rows hold."""
+        if len(self.path) < len(self.forced):
+            return self._decide([], list)
+        codes = self._present(column)
+        labels = [None if c < 0 else column.members[c] for c in codes]
+        if len(codes) == 1:  # one value in the whole chunk
+            self.labels[tuple(self.path)] = labels
+            self.path.append(0)
+            return labels[0]
+        return self._decide(labels, lambda: [self._equals(column, c) for c in codes])
+
+    def _present(self, column: Column) -> list[int]:
+        """The codes a column holds in this chunk (-1: not given), counted once."""
+        key = ("present", column.name)
+        found: list[int] | None = self.cache.get(key)  # type: ignore[assignment]
+        if found is None:
+            low, high = column.limits()
+            found = list(range(low, high + 1))  # the codes it may hold (two reductions, not a count)
+            self.cache[key] = found  # type: ignore[assignment]
+        return found
+
+    def _plain(self, column: Column) -> Any:
+        """A date or number fact as plain values: the path splits by the values its rows hold (at most 512)."""
+        if len(self.path) < len(self.forced):
+            return self._decide([], list)
+        mask, null = self.mask, column.null
+        given = mask if null is None else (~null if mask is None else mask & ~null)
+        values = column.values if given is None else column.values[given]
+        found = [int(v) for v in np.unique(values)]
+        if len(found) > 512:
+            raise Unvectorisable(f"{column.name} read as plain values: {len(found)} different values")
+        has_null = null is not None and bool(null.any() if mask is None else (mask & null).any())
+        labels: list[Any] = [date.fromordinal(v) if column.kind == "date" else v for v in found]
+        if has_null:
+            labels.append(None)
+
+        def conditions() -> list[Mask]:
+            masks = [column.values == v for v in found]
+            if null is not None:
+                masks = [m & ~null for m in masks]
+            return [*masks, null] if has_null and null is not None else masks
+
+        if len(labels) == 1:
+            self.labels[tuple(self.path)] = labels
+            self.path.append(0)
+            return labels[0]
+        return self._decide(labels, conditions)
+
+    def split_values(self, value: Sym) -> int:
+        """A computed number as a plain int: the path splits by the values its rows hold (at most 512)."""
+        if len(self.path) < len(self.forced):
+            return self._decide([], list)  # type: ignore[no-any-return]
+        mask = self.mask
+        found = [int(v) for v in np.unique(value.value if mask is None else value.value[mask])]
+        if len(found) > 512:
+            raise Unvectorisable(f"{value.key!r} used as a plain number: {len(found)} different values")
+        if len(found) == 1:
+            self.labels[tuple(self.path)] = found
+            self.path.append(0)
+            return found[0]
+        return self._decide(found, lambda: [value.value == v for v in found])  # type: ignore[no-any-return]
+
+    def date_part(self, day: Sym, part: str) -> Sym:
+        """``day.year`` / ``.month`` / ``.day`` of a date column."""
+        key = (part, day.key)
+        found = self.cache.get(key)
+        if found is None:
+            days = (day.value - _EPOCH).astype("datetime64[D]")
+            if part == "year":
+                value = days.astype("datetime64[Y]").astype(np.int64) + 1970
+                lo, hi = 1, 9999
+            elif part == "month":
+                value = (days.astype("datetime64[M]") - days.astype("datetime64[Y]")).astype(np.int64) + 1
+                lo, hi = 1, 12
+            else:
+                value = (days - days.astype("datetime64[M]")).astype(np.int64) + 1
+                lo, hi = 1, 31
+            found = self.cache[key] = Sym(self, key, value, lo, hi, "int")
+        return found
+
+    def _equals(self, column: Column, code: int) -> Mask:
+        key = ("code", column.name, code)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = Sym(self, key, column.values == code, 0, 1, "bool")
+        return found.value
+
+    # -- operations ---------------------------------------------------------------------------------------------
+
+    def op(self, name: str, a: Any, b: Any) -> Sym:
+        key = (name, _key(a), _key(b))
+        found = self.cache.get(key)
+        if found is not None:
+            return found
+        if name in _MIRROR:
+            (alo, ahi), (blo, bhi) = _range(a), _range(b)
+            wide = not (min(alo, blo) >= _I32_MIN and max(ahi, bhi) <= _I32_MAX)
+            found = Sym(self, key, _OPS[name](_operand(a, wide), _operand(b, wide)), 0, 1, "bool")
+        else:
+            lo, hi = _bounds(name, a, b)
+            (alo, ahi), (blo, bhi) = _range(a), _range(b)
+            # int32 where every operand and the result fit (a third of int64's memory traffic), else int64
+            wide = not (min(lo, alo, blo) >= _I32_MIN and max(hi, ahi, bhi) <= _I32_MAX)
+            kind = "date" if _kind(a) == "date" or _kind(b) == "date" else "int"
+            found = Sym(self, key, None, lo, hi, kind, (name, a, b), wide)
+        self.cache[key] = found
+        return found
+
+    def arith(self, name: str, a: Any, b: Any) -> Any:
+        ka, kb = _kind(a), _kind(b)
+        if ka is None or kb is None:
+            return NotImplemented
+        if "bool" in (ka, kb):
+            raise Unvectorisable("arithmetic on a truth value")
+        if "date" in (ka, kb):
+            return self._date_arith(name, a, b, ka, kb)
+        if name in ("floordiv", "mod") and (isinstance(b, Sym) or b <= 0):
+            raise Unvectorisable(f"{name} by {b!r}: only by a positive constant")
+        return self.op(name, a, b)
+
+    def _date_arith(self, name: str, a: Any, b: Any, ka: str, kb: str) -> Any:
+        if name == "add" and kb == "delta":
+            return self.op("add", a, b.days)
+        if name == "add" and ka == "delta":
+            return self.op("add", b, a.days)
+        if name == "sub" and ka == "date" and kb == "delta":
+            return self.op("sub", a, b.days)
+        raise Unvectorisable(f"{name} of dates ({ka}, {kb})")
+
+    def compare(self, name: str, a: Sym, other: Any) -> Any:
+        kb = _kind(other)
+        if kb is None or kb == "delta":
+            return NotImplemented
+        if (a.kind == "date") != (kb == "date"):
+            if name in ("eq", "ne"):
+                return name == "ne"  # a date is never equal to a number
+            raise TypeError(f"'{name}' between a {a.kind} and a {kb}")
+        if isinstance(other, date):
+            other = other.toordinal()
+        if a.kind == "bool" or kb == "bool":
+            raise Unvectorisable("a comparison of truth values")
+        return self.op(name, a, other)
+
+
+_TRUTH: list[Any] = [True, False]
+
+
+def _kind(value: Any) -> str | None:
+    """The kind of an operand: None for None and for what a number is never equal to (a string, an enum
+    member…); a float, a Decimal or any other number is not exact in a column: :class:`Unvectorisable`."""
+    if isinstance(value, Sym):
+        return value.kind
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int) and not isinstance(value, Enum):
+        return "int"
+    if isinstance(value, date) and not hasattr(value, "hour"):
+        return "date"
+    if isinstance(value, timedelta):
+        return "delta"
+    if value is None or isinstance(value, str | Enum | tuple | frozenset | list):
+        return None
+    raise Unvectorisable(f"an operation with a {type(value).__name__}")
+
+
+_I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _narrow(values: Array, lo: int, hi: int) -> Array:
+    """A column as int32 when its values fit (numpy then computes in int32 while the bounds allow it)."""
+    if values.dtype != np.int32 and lo >= _I32_MIN and hi <= _I32_MAX:
+        return values.astype(np.int32)
+    return values
+
+
+def _evaluate(sym: Sym, owned: bool = False) -> Array:
+    """An arithmetic Sym's values. An operand not computed yet is computed into a buffer of its own, which this
+    operation then reuses (``out=``): that operand stays uncomputed (its buffer is gone) and is computed again only
+    if something reads it later."""
+    assert sym.expr is not None
+    name, a, b = sym.expr
+    dtype = np.int64 if sym.wide else np.int32
+    left, left_owned = _input(a, sym.wide)
+    right, right_owned = _input(b, sym.wide)
+    out = left if left_owned and left.dtype == dtype else right if right_owned and right.dtype == dtype else None
+    if name == "abs":
+        return np.abs(left, out=out)  # type: ignore[no-any-return]
+    return _OPS[name](left, right, out=out, dtype=dtype)  # type: ignore[no-any-return]
+
+
+def _input(value: Any, wide: bool) -> tuple[Any, bool]:
+    """An operand for numpy, and whether it is a buffer this operation may overwrite."""
+    if isinstance(value, Sym):
+        if value.array is None and value.expr is not None:
+            return _evaluate(value), True
+        return value.value, False
+    return (np.int64(value) if wide else np.int32(value)), False
+
+
+def _operand(value: Any, wide: bool) -> Any:
+    """An operand as numpy computes it: int64 when the operation's values may not fit int32."""
+    if isinstance(value, Sym):
+        array = value.value
+        return array.astype(np.int64) if wide and array.dtype != np.int64 and array.dtype != np.bool_ else array
+    return np.int64(value) if wide else np.int32(value)
+
+
+def _columns_of(key: Any) -> list[str]:
+    """The facts an expression's key reads (``("col", name)`` inside it)."""
+    if not isinstance(key, tuple):
+        return []
+    if len(key) == 2 and key[0] == "col":
+        return [key[1]]
+    return [name for part in key for name in _columns_of(part)]
+
+
+def _key(value: Any) -> Any:
+    return value.key if isinstance(value, Sym) else ("k", value)
+
+
+def _range(value: Any) -> tuple[int, int]:
+    if isinstance(value, Sym):
+        return value.lo, value.hi
+    return int(value), int(value)
+
+
+def _bounds(name: str, a: Any, b: Any) -> tuple[int, int]:
+    (alo, ahi), (blo, bhi) = _range(a), _range(b)
+    if name == "add":
+        lo, hi = alo + blo, ahi + bhi
+    elif name == "sub":
+        lo, hi = alo - bhi, ahi - blo
+    elif name == "mul":
+        products = (alo * blo, alo * bhi, ahi * blo, ahi * bhi)
+        lo, hi = min(products), max(products)
+    elif name == "floordiv":
+        lo, hi = alo // blo, ahi // blo
+    elif name == "mod":
+        lo, hi = 0, blo - 1
+    else:  # abs
+        lo, hi = 0, max(abs(alo), abs(ahi))
+    if lo < -BOUND or hi > BOUND:
+        raise Unvectorisable(f"{name} could leave int64 ([{lo}, {hi}])")
+    return lo, hi
+
+
+class SymRow:
+    """What a calculator reads as ``ctx.row``: each attribute is the fact for the rows of the current path."""
+
+    __slots__ = ("_trace",)
+
+    def __init__(self, trace: Trace) -> None:
+        object.__setattr__(self, "_trace", trace)
+
+    def __getattr__(self, name: str) -> Any:
+        trace: Trace = object.__getattribute__(self, "_trace")
+        if name not in trace.defaults:
+            raise AttributeError(name)
+        return trace.read(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise Unvectorisable(f"a calculator sets row.{name}")

@@ -1,0 +1,200 @@
+"""The columnar path == the row engine == the explained path, on the whole regression corpus and on generated
+purchases of every version on file (whatever versions are on file when the test runs).
+
+The columns run each version's own compiled calculator over whole arrays (legislation/columnar/symbolic.py);
+what they cannot follow falls back to the row engine and must be reported (``fallback_reasons``), never
+silently wrong: these tests compare every result, fallback or not, and check that each version on file is
+either decided by the columns or named in the report.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from api.cases.files import load_cases
+from api.catalogue.loader import load_catalogue
+from api.purchase.render import to_purchase
+from legislation import InvalidDates, Role
+from legislation.calculators.kit import Outcome
+from legislation.columnar import Columnar, ColumnarResult, ColumnError, compute
+from legislation.columnar.columns import from_rows
+from legislation.errors import InvalidFacts
+from legislation.fast import Engine, Row, explained_outcome
+from legislation.fast.engine import Kernel
+from tests.property.test_fast_path_bulk import Pools, purchase
+
+CATALOGUE = load_catalogue()
+CASES = load_cases([Path(__file__).resolve().parent.parent / "regression"])
+
+
+def _columns(rows: list[Row]) -> dict[str, object]:
+    columns: dict[str, object] = dict(from_rows(rows))
+    columns["schemes"] = ["|".join(s.value for s in row.schemes) for row in rows]
+    return columns
+
+
+def _row_engine(engine: Engine, row: Row) -> list[Outcome] | str:
+    try:
+        return engine.outcomes(row)
+    except InvalidFacts as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _columnar(result: ColumnarResult, i: int) -> list[Outcome] | str:
+    error = result.errors.get(i)
+    return f"{type(error).__name__}: {error}" if error is not None else result.outcomes(i)
+
+
+def _explained(row: Row) -> list[Outcome] | str:
+    try:
+        return [explained_outcome(CATALOGUE, row, s) for s in row.schemes]
+    except InvalidFacts as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def test_columnar_equals_row_engine_and_explained_path_on_the_corpus() -> None:
+    rows = []
+    for case in CASES:
+        try:
+            rows.append(Row.from_purchase(to_purchase(case.request)))  # type: ignore[attr-defined]
+        except InvalidFacts:
+            continue
+    rows = [r for r in rows if r.exact]
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0  # every row traced, however few rows share a path
+    result = runner.compute(_columns(rows))
+    for i, row in enumerate(rows):
+        expected = _row_engine(engine, row)
+        assert _columnar(result, i) == expected, (CASES[i].id if i < len(CASES) else i, row)
+        assert _explained(row) == expected, row
+    assert result.results > 250
+    decided = result.requested & ~result.fallback
+    assert decided.sum() > 0.8 * result.results, result.fallback_reasons
+
+
+def _generated(seed: int, per_version: int) -> tuple[list[Row], list[str]]:
+    """Purchases aimed at each amounts version's deep paragraphs (tests/property/test_fast_path_bulk.py)."""
+    rng = random.Random(seed)
+    versions = [v for v in CATALOGUE.versions.values() if v.role is Role.AMOUNTS]
+    pools = {v.id: Pools(v) for v in versions}
+    rows, aimed = [], []
+    for version in versions:
+        for _ in range(per_version):
+            rows.append(Row.from_purchase(purchase(rng, version, pools[version.id])))
+            aimed.append(version.id)
+    return rows, aimed
+
+
+def test_columnar_equals_row_engine_on_generated_purchases_of_every_version() -> None:
+    rows, aimed = _generated(20261201, 400)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0  # every row traced, however few rows share a path
+    result = runner.compute(_columns(rows))
+    decided: Counter[str] = Counter()
+    for i, row in enumerate(rows):
+        expected = _row_engine(engine, row)
+        assert _columnar(result, i) == expected, row
+        if i % 7 == 0:
+            assert _explained(row) == expected, row
+        for k in np.flatnonzero(result.requested[:, i] & ~result.fallback[:, i]):
+            version = int(result.version[k, i])
+            if version >= 0:
+                decided[result.version_ids[version]] += 1
+    reported = " ".join(result.fallback_reasons)
+    for vid in sorted(set(aimed)):  # every version on file: decided by the columns, or named in the report
+        assert decided[vid] > 50 or vid in reported, (vid, decided[vid], result.fallback_reasons)
+    assert result.fallback_count < 0.25 * result.results, result.fallback_reasons
+
+
+def test_chunks_and_one_block_give_the_same_results() -> None:
+    rows, _ = _generated(7, 30)
+    one = Columnar(CATALOGUE)
+    one.rows_per_path = 0
+    whole = one.compute(_columns(rows))
+    small = Columnar(CATALOGUE)
+    small.chunk, small.rows_per_path = 17, 0
+    chunked = small.compute(_columns(rows))
+    assert [_columnar(whole, i) for i in range(len(rows))] == [_columnar(chunked, i) for i in range(len(rows))]
+
+
+def test_a_calculator_the_columns_cannot_follow_falls_back_and_is_reported() -> None:
+    """A kernel that formats a fact (as an explaining context would) cannot run on a column: its rows go to the
+    row engine, the fallback is counted and its reason names the version — the results stay exact."""
+    engine = Engine(CATALOGUE)
+    plan = next(p for p in engine.schemes[next(iter(engine.schemes))].plans if p.version.role is Role.AMOUNTS)
+    original: Kernel = plan.kernel
+
+    def formatting(row: Row, branches: frozenset[str], day: date) -> Outcome:
+        shown = f"{row.vehicle_co2_g_per_km}"  # what the columns cannot do
+        return original(row, branches, day) if shown is not None else original(row, branches, day)
+
+    plan.kernel = formatting
+    rows = [r for r in _generated(3, 40)[0] if r.exact]
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0
+    result = runner.compute(_columns(rows))
+    assert any(reason.startswith(plan.vid) for reason in result.fallback_reasons), result.fallback_reasons
+    assert result.fallback_count > 0
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(engine, row)
+
+
+def test_one_date_columns_from_arrays() -> None:
+    """The columns a caller builds from arrays: codes or strings, cents, datetime64 — the row engine's results."""
+    n = 6
+    columns = {
+        "acquisition": np.array(["purchase"] * n),
+        "invoice_date": np.array(["2020-07-15"] * n, dtype="datetime64[D]"),
+        "vehicle_category": np.array(["passenger_car", "passenger_car", "van", "passenger_car", "", "van"]),
+        "vehicle_energy": np.array(["electric"] * n),
+        "vehicle_co2_g_per_km": np.zeros(n, dtype=np.int64),
+        # D. 251-7 (2020-06-01): 30 000 € → 27 % = 8 100 €, capped at 7 000 € (1°, natural person);
+        # 10 000.50 € → 27 % = 2 700.135 € → 2 700.14 € (half up); 45 000 € van → 3 000 € (2°);
+        # 10 000.01 € → 2 700.0027 € → 2 700.00 €; no category → missing fact; 70 000 € van → 3 000 € (3°)
+        "vehicle_acquisition_cost": np.array([3_000_000, 1_000_050, 4_500_000, 1_000_001, 1_000_000, 7_000_000]),
+        "vehicle_previously_registered": np.zeros(n, dtype=np.bool_),
+        "buyer_person_kind": np.array(["natural_person"] * n),
+    }
+    result = compute(columns, CATALOGUE)
+    bonus = result.schemes.index(next(s for s in result.schemes if s.value == "bonus"))
+    amounts = [int(a) if k else None for a, k in zip(result.amount[bonus], result.amount_known[bonus], strict=True)]
+    assert amounts == [700_000, 270_014, 300_000, 270_000, None, 300_000]
+    assert result.fallback_count == 0, result.fallback_reasons
+
+
+def test_a_column_not_of_its_form_is_named() -> None:
+    with pytest.raises(ColumnError, match="vehicle_category"):
+        compute({"acquisition": np.array(["purchase"]), "vehicle_category": np.array(["tank"])}, CATALOGUE)
+    with pytest.raises(ColumnError, match="acquisition"):
+        compute({"invoice_date": np.array(["2020-07-15"], dtype="datetime64[D]")}, CATALOGUE)
+    with pytest.raises(ColumnError, match="vehicle_acquisition_cost"):
+        compute({"acquisition": np.array(["purchase"]), "vehicle_acquisition_cost": np.array([1.5])}, CATALOGUE)
+
+
+def test_a_chunk_with_too_many_paths_per_row_goes_to_the_row_engine_and_is_reported() -> None:
+    rows, _ = _generated(11, 20)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path, runner.min_paths = 10**6, 3  # any chunk past 3 paths: to the row engine
+    result = runner.compute(_columns(rows))
+    assert any("more than 3 paths" in reason for reason in result.fallback_reasons), result.fallback_reasons
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(engine, row)
+
+
+def test_invalid_dates_are_errors_of_their_row() -> None:
+    columns = {
+        "acquisition": np.array(["purchase", "purchase"]),
+        "order_date": np.array(["2020-08-01", "2020-06-01"], dtype="datetime64[D]"),
+        "invoice_date": np.array(["2020-07-15", "2020-07-15"], dtype="datetime64[D]"),
+    }
+    result = compute(columns, CATALOGUE)
+    assert isinstance(result.errors[0], InvalidDates) and 1 not in result.errors
