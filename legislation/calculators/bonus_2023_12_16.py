@@ -14,7 +14,7 @@ from legislation.calculators._d251_1_new_vehicle import used_vehicle
 from legislation.calculators.bonus_2023_01_01 import LOW_INCOME_READING
 from legislation.calculators.kit import Ctx, R
 
-FACTS = (*rules.FACTS, *rules.SCORE_FACTS)
+FACTS = tuple(sorted({*rules.FACTS, *rules.SCORE_FACTS}))
 
 
 def calculate(ctx: Ctx[R]) -> R:

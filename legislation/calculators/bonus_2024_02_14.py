@@ -13,10 +13,11 @@ part » is ≤ 15 400 €. A demonstration vehicle sold 3 to 12 months after its
 from __future__ import annotations
 
 from legislation.calculators import _bonus_2023 as rules
+from legislation.calculators import _bonus_2024 as rules_2024
 from legislation.calculators._d251_1_new_vehicle import used_vehicle
 from legislation.calculators.kit import Ctx, R
 
-FACTS = (*rules.FACTS, *rules.SCORE_FACTS, *rules.DEMO_FACTS)
+FACTS = tuple(sorted({*rules.FACTS, *rules.SCORE_FACTS, *rules.DEMO_FACTS}))
 
 CARRIED = (
     "The 27 % rate, the 47 000 € ceiling and the mass « < 2.4 t » are the 2023 ones (history row G), which the "
@@ -31,9 +32,9 @@ LOW_INCOME_READING = (
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    if (excluded := rules.leasing_firms_and_dealers(ctx)) is not None:
+    if (excluded := rules_2024.leasing_firms_and_dealers(ctx)) is not None:
         return excluded
-    if (demo := rules.demonstration(ctx)) is not None:
+    if (demo := rules_2024.demonstration(ctx)) is not None:
         return demo
     if not ctx.row.vehicle_demonstration and (used := used_vehicle(ctx)) is not None:
         return used

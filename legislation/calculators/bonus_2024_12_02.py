@@ -10,11 +10,12 @@ history/era-2021-2025.md §1a row J (likely). Vans, two- and three-wheelers, qua
 from __future__ import annotations
 
 from legislation.calculators import _bonus_2023 as rules
+from legislation.calculators import _bonus_2024 as rules_2024
 from legislation.calculators._d251_1_new_vehicle import used_vehicle
 from legislation.calculators.kit import Ctx, R
 from legislation.enums import VehicleCategory
 
-FACTS = (*rules.FACTS, *rules.SCORE_FACTS, *rules.DEMO_FACTS)
+FACTS = tuple(sorted({*rules.FACTS, *rules.SCORE_FACTS, *rules.DEMO_FACTS}))
 
 REMOVED = (VehicleCategory.VAN, VehicleCategory.TWO_THREE_WHEELER, VehicleCategory.ELECTRIC_BICYCLE)
 BANDS = "barème: caps by « revenu fiscal de référence par part » (décret 2024-1084 art. 1, 1° b))"
@@ -29,9 +30,9 @@ def calculate(ctx: Ctx[R]) -> R:
             "and cycles",
             category=category,
         )
-    if (excluded := rules.leasing_firms_and_dealers(ctx)) is not None:
+    if (excluded := rules_2024.leasing_firms_and_dealers(ctx)) is not None:
         return excluded
-    if (demo := rules.demonstration(ctx)) is not None:
+    if (demo := rules_2024.demonstration(ctx)) is not None:
         return demo
     if not ctx.row.vehicle_demonstration and (used := used_vehicle(ctx)) is not None:
         return used
