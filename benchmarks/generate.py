@@ -60,7 +60,7 @@ def periods(catalogue: Catalogue) -> tuple[list[tuple[str, date, date]], list[tu
     versions = [
         (v.scheme.value, v.valid_from, v.last_day or v.valid_from + timedelta(days=365))
         for v in catalogue.versions.values()
-        if v.role is Role.AMOUNTS and v.scheme is not None
+        if v.role in (Role.AMOUNTS, Role.ENDED) and v.scheme is not None  # the end of an aid too (status ended)
     ]
     gaps = [(t.scheme.value, g.start, g.end - timedelta(days=1)) for t in catalogue.timelines.values() for g in t.gaps]
     return sorted(versions), sorted(gaps)
@@ -163,6 +163,9 @@ def _vehicle(rng: random.Random, r: dict[str, str], decisive: date) -> None:
         r["vehicle_first_registration_date"] = (decisive - timedelta(days=rng.randint(10, 900))).isoformat()
     r["vehicle_new_registration_system"] = "false" if rng.random() < 0.05 else "true"
     r["vehicle_wheelchair_accessible"] = "true" if rng.random() < 0.03 else "false"
+    # The bonus from 2023: « masse en ordre de marche » (< 2,4 t) and, from 2023-12-16, the list of eligible models.
+    r["vehicle_mass_kg"] = str(rng.choice([rng.randint(900, 2399), rng.randint(2300, 2600)]))
+    r["vehicle_environmental_score_eligible"] = "true" if rng.random() < 0.8 else "false"
 
 
 def _buyer(rng: random.Random, r: dict[str, str]) -> None:
@@ -174,6 +177,7 @@ def _buyer(rng: random.Random, r: dict[str, str]) -> None:
     r["buyer_overseas"] = "true" if rng.random() < 0.05 else "false"
     r["buyer_home_work_distance_km"] = f"{rng.uniform(0, 80):.1f}"
     r["buyer_professional_km_per_year"] = str(rng.randint(0, 30000))
+    r["buyer_bonus_in_last_three_years"] = "true" if rng.random() < 0.1 else "false"  # the bonus from 2023
 
 
 def rows(catalogue: Catalogue, count: int, seed: int = 2024) -> Iterator[dict[str, str]]:

@@ -54,6 +54,8 @@ def _what(segment: Segment, french: bool) -> str:
     if segment.amount is not None:
         bound = (" au moins" if french else " at least") if segment.amount_is_lower_bound else ""
         return f"{bound.strip()} {euros(segment.amount)}".strip()
+    if segment.status == "ended":
+        return "l'aide a pris fin" if french else "the aid has ended"
     if segment.status == "no_version_on_file":
         return "pas de version du texte sur fichier" if french else "no version of the text on file"
     if segment.status == "missing_facts":
@@ -79,8 +81,12 @@ def timeline_advice(timeline: PurchaseTimeline) -> list[Advice]:
         for before, after in zip(segments, segments[1:], strict=False):
             if before.amount == after.amount and before.status == after.status:
                 continue
-            # A gap of the catalogue (« no version on file ») is not a loss: the amount there is not known.
-            lower = before.amount is not None and after.amount is not None and after.amount < before.amount
+            # A gap of the catalogue (« no version on file ») is not a loss: the amount there is not known. The end
+            # of the aid (« ended ») is one: nothing is due after it.
+            lower = before.amount is not None and (
+                (after.amount is not None and after.amount < before.amount)
+                or (after.status == "ended" and before.amount > 0)
+            )
             if lower:
                 last, cite = before.last_day, _citation(before)
                 found.append(

@@ -1,8 +1,9 @@
 """How much of a period a scheme's timeline answers, measured in days (``vigueur coverage``, ``GET /v1/schemes``).
 
-Every day of ``[first_day, last_day]`` (both inclusive) is counted once, in exactly one of three places: in a
+Every day of ``[first_day, last_day]`` (both inclusive) is counted once, in exactly one of four places: in a
 version of the scheme's amounts text (split by the version's provenance grade: official, seed, derived,
-secondary), in a declared gap (answered « no version on file », with its reason), or in nothing at all — a
+secondary), in a declared gap (answered « no version on file », with its reason), after the end of the aid (a
+text of role « ended » is in force: answered « ended », naming it), or in nothing at all — a
 hole, which the resolver answers « no version on file » naming the nearest versions on each side. Each hole
 is listed with those nearest versions, so the coverage figure and the answer a user gets agree.
 
@@ -56,6 +57,7 @@ class Coverage:
     by_grade: tuple[tuple[str, int], ...]  # (grade, days), every grade of GRADES first, then any other
     in_gaps: int
     holes: tuple[Hole, ...]
+    in_ended: int = 0  # days after the end of the aid (a text of role « ended » in force)
 
     @property
     def days(self) -> int:
@@ -84,6 +86,7 @@ def measure(timeline: Timeline, first_day: date = HISTORY_FIRST_DAY, last_day: d
         days = _clip(version.valid_from, version.valid_until, first_day, end, taken)
         grades[version.provenance.value] = grades.get(version.provenance.value, 0) + days
     in_gaps = sum(_clip(g.start, g.end, first_day, end, taken) for g in timeline.gaps)
+    in_ended = sum(_clip(v.valid_from, v.valid_until, first_day, end, taken) for v in timeline.endings)
     holes = tuple(
         Hole(start=s, end=e, nearest_before=timeline.nearest(s)[0], nearest_after=timeline.nearest(s)[1])
         for s, e in _complement(sorted(taken), first_day, end)
@@ -95,6 +98,7 @@ def measure(timeline: Timeline, first_day: date = HISTORY_FIRST_DAY, last_day: d
         by_grade=tuple(grades.items()),
         in_gaps=in_gaps,
         holes=holes,
+        in_ended=in_ended,
     )
 
 

@@ -112,6 +112,9 @@ class Role(StrEnum):
     CONDITIONS = "conditions"
     MANAGEMENT = "management"
     TRANSITIONAL = "transitional"
+    # The text that ends the aid (« abrogé », « supprimé »): from its first day, no amount is due except what
+    # its transitional clauses keep. On a scheme's timeline it follows the last amounts version.
+    ENDED = "ended"
 
 
 class KeepMode(StrEnum):
@@ -166,4 +169,5 @@ class ParameterUnit(StrEnum):
     MONTH = "month"  # a period: « six mois », « deux ans » (24)
     YEAR = "year"  # a period: « quinze ans », « un an » (1)
     DAY = "day"  # a period: « trente jours »
+    TONNE = "tonne"  # a mass: « 2,4 tonnes » (masse en ordre de marche); read in kg as thousandths (ctx.qty)
     CALENDAR_YEAR = "calendar_year"  # a year of the calendar: « avant le 1er janvier 2001 » (written without space)

@@ -42,6 +42,8 @@ class Vehicle:
     new_registration_system: bool | None = None  # relève du nouveau dispositif d'immatriculation (CGI 1007, 4°)
     wheelchair_accessible: bool | None = None  # accessible en fauteuil roulant
     demonstration: bool | None = None  # véhicule affecté à la démonstration (décret 2014-1672, art. 2)
+    mass_kg: int | None = None  # masse en ordre de marche, kg (bonus 2023: « inférieure à 2,4 tonnes »)
+    environmental_score_eligible: bool | None = None  # inscrit sur la liste des modèles éligibles (score env.)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +58,7 @@ class Buyer:
     leases_out_months: int | None = None  # le donne en location: durée du contrat, mois (0: non)
     dealer_demonstration: bool | None = None  # concessionnaire ou agent de marque qui l'affecte à la démonstration
     overseas: bool | None = None  # domicilié / établi en outre-mer (majoration de 1 000 €, décret 2021-37)
+    bonus_in_last_three_years: bool | None = None  # a déjà bénéficié du bonus au cours des trois années précédentes
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,7 +6,8 @@ The texts write numbers their own way, and the unit says which way:
   no-break space U+202F), and the decimal comma: ``0,5``, ``8,25``;
 - a rate (a fraction) as a percentage: 0.27 is ``27 %`` (``27%``, ``27 pour cent``), 0.0825 is ``8,25 %``;
 - a period with its unit word, in digits or in words: 6 months is ``6 mois`` or ``six mois``, 24 months is
-  also ``deux ans`` / ``24 mois``, 12 months ``un an`` / ``une année``; 15 years ``quinze ans``;
+  also ``deux ans`` / ``24 mois``, 12 months ``un an`` / ``une année``; 15 years ``quinze ans``; two numbers may
+  share the unit word (``entre trois et douze mois``: 3 months and 12 months);
 - a calendar year in four digits without grouping (``2001``); the ordinal ``1er`` / ``premier`` for 1.
 
 A number is matched whole: 200 is not found in « 1 200 euros » nor 6 in « 6 000 euros ». Pure: no I/O.
@@ -119,7 +120,9 @@ def _period_forms(numbers: list[str], value: Decimal, unit: ParameterUnit) -> li
     written = list(numbers)
     if value == value.to_integral_value():
         written += [rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in sorted(french_words(int(value)), key=len)]
-    return [f"(?:{w}){SPACES}+{PERIOD_WORDS[unit]}(?!\\w)" for w in written]
+    # « entre trois et douze mois »: the first of two numbers sharing one unit word is a period too.
+    shared = rf"(?:{SPACES}+(?:et|à|ou){SPACES}+[\w-]+)?"
+    return [f"(?:{w}){shared}{SPACES}+{PERIOD_WORDS[unit]}(?!\\w)" for w in written]
 
 
 def value_in_quote(value: Decimal, unit: ParameterUnit, quote: str) -> bool:

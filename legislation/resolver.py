@@ -27,7 +27,7 @@ from legislation.award import Award
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Explain
 from legislation.dates import deadline_after_event
-from legislation.enums import Acquisition, DecisiveEvent, KeepMode, OrderTest, Provenance, Scheme
+from legislation.enums import Acquisition, DecisiveEvent, KeepMode, OrderTest, Provenance, Role, Scheme, VehicleCategory
 from legislation.errors import InvalidDates, MissingFact
 from legislation.facts import Purchase
 from legislation.row import Row
@@ -42,6 +42,10 @@ MISSING_FACTS = "missing_facts"  # the amount is not known: a fact the text need
 NO_VERSION = "no_version_on_file"  # the amount is not known: no version of the text on file for the date
 KEPT_NOT_ON_FILE = "kept_version_not_on_file"  # an open clause keeps a version not on file (see SchemeResult)
 NOT_COVERED = "not_covered_on_file"  # the text on file does not cover this vehicle; a text not on file might
+# The aid has ended: a text of role « ended » is in force for the decisive date and none of its transitional
+# clauses keeps an earlier wording for the purchase. No amount (null, never 0.00): the answer names the text that
+# ended the aid (its version id, citation and source) and the day from which it did (its valid_from).
+ENDED = "ended"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,7 +66,7 @@ class Resolution:
     scheme: Scheme
     decisive_date: date
     decided_by: str  # "invoice_date" | "first_rent_date"
-    version: Version | None
+    version: Version | None  # the amounts version in force, or the text that ended the aid (``ended``)
     clauses: tuple[ClauseCheck, ...] = ()
     nearest_before: Version | None = None
     nearest_after: Version | None = None
@@ -71,6 +75,11 @@ class Resolution:
     @property
     def open_clauses(self) -> tuple[ClauseCheck, ...]:
         return tuple(c for c in self.clauses if c.open)
+
+    @property
+    def ended(self) -> bool:
+        """The decisive date falls after the end of the aid: ``version`` is the text that ended it."""
+        return self.version is not None and self.version.role is Role.ENDED
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,7 +93,8 @@ class SchemeResult:
     """
 
     resolution: Resolution
-    status: str  # computed | missing_facts | no_version_on_file | kept_version_not_on_file | not_covered_on_file
+    # computed | missing_facts | no_version_on_file | kept_version_not_on_file | not_covered_on_file | ended
+    status: str
     award: Award | None = None
     compared: tuple[Award, ...] = ()  # every award computed (more than one under « more_favourable »)
     kept_by: str | None = None  # the clause id that made another version's award the one kept
@@ -96,7 +106,7 @@ class SchemeResult:
     @property
     def amount(self) -> Decimal | None:
         """The amount the answer states (a lower bound when ``amount_is_lower_bound``), or None: not known."""
-        if self.award is None or self.status in (MISSING_FACTS, NO_VERSION, NOT_COVERED):
+        if self.award is None or self.status in (MISSING_FACTS, NO_VERSION, NOT_COVERED, ENDED):
             return None
         if self.status == KEPT_NOT_ON_FILE and not self.amount_is_lower_bound:
             return None
@@ -210,15 +220,31 @@ def order_passes(clause: TransitionalClause, order: date) -> bool:
 
 
 def clause_opens(
-    clause: TransitionalClause, order: date, decisive: date, previously_registered: bool | None
+    clause: TransitionalClause,
+    order: date,
+    decisive: date,
+    previously_registered: bool | None,
+    category: VehicleCategory | None = None,
 ) -> bool | None:
-    """Whether the clause's window is open (None: it would be, but whether the vehicle is new is not known)."""
+    """Whether the clause's window is open (None: it would be, but whether the vehicle is new — or, for a
+    deadline that depends on the vehicle's category, its category — is not known)."""
     limits = clause.limits(decisive)
     if limits is None:
         return False
     limit, deadline = limits
     passes = order < limit if clause.order_test is OrderTest.ORDERED_BEFORE else order <= limit
-    if not passes or decisive > deadline:
+    if not passes:
+        return False
+    if clause.category_deadlines:
+        own = clause.deadline_for(category)
+        if own is None:  # the category is not given: open only if every deadline is met, closed if none is
+            if decisive > clause.latest_deadline:
+                return False
+            if decisive > min(clause.deadlines):
+                return None
+        elif decisive > own:
+            return False
+    elif decisive > deadline:
         return False
     if clause.new_vehicles_only:
         return None if previously_registered is None else not previously_registered
@@ -247,14 +273,34 @@ def check_clause(clause: TransitionalClause, version: Version, row: Row | Purcha
     limit, deadline = limits
     sign = "<" if clause.order_test is OrderTest.ORDERED_BEFORE else "≤"
     order_ok = order < limit if clause.order_test is OrderTest.ORDERED_BEFORE else order <= limit
-    deadline_ok = decisive <= deadline
+    category = facts.vehicle_category
+    own = clause.deadline_for(category) if clause.category_deadlines else deadline
+    category_unknown = own is None and min(clause.deadlines) < decisive <= clause.latest_deadline
+    deadline = own if own is not None else deadline
+    deadline_ok = decisive <= deadline if not category_unknown else True
     test = (
         f"ordered {order} {sign} {limit}: {'yes' if order_ok else 'no'}; decisive {decisive} ≤ "
         f"{deadline}: {'yes' if deadline_ok else 'no'}"
     )
+    if clause.category_deadlines:
+        groups = ", ".join(f"{c.value} → {d}" for c, d in clause.category_deadlines)
+        test += (
+            f" (the deadline depends on the vehicle's category: {groups}, {clause.decisive_on_or_before} otherwise; "
+            + (f"category {category.value})" if category is not None else "category not given)")
+        )
+        if category_unknown:
+            test = test.replace(f"{deadline}: yes", f"{deadline}: only for the categories with a later deadline")
     if clause.yearly:
         test += f" (the clause repeats every year; « l'année considérée » = {limit.year})"
-    is_open = clause_opens(clause, order, decisive, facts.vehicle_previously_registered)
+    is_open = clause_opens(clause, order, decisive, facts.vehicle_previously_registered, category)
+    if is_open is None and category_unknown and order_ok:
+        return ClauseCheck(
+            clause=clause,
+            version_id=version.id,
+            open=None,
+            test=test + "; vehicle category: unknown",
+            missing_fact="vehicle.category",
+        )
     if is_open and clause.keeps is KeepMode.IN_FORCE_ON:
         test += f"; keeps the rules of an invoice dated {clause.kept_rules_date(decisive)}"
     if clause.new_vehicles_only and order_ok and deadline_ok:
@@ -307,6 +353,8 @@ def resolve(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) -> R
     timeline = catalogue.timeline(scheme)
     version, decisive, decided_by = version_for(timeline, row)
     if version is None:
+        version = timeline.ended_on(decisive)
+    if version is None:
         before, after = timeline.nearest(decisive)
         gap = timeline.gap_on(decisive)
         return Resolution(
@@ -320,11 +368,41 @@ def resolve(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) -> R
         )
     checks = tuple(check_clause(c, version, row, decisive) for c in version.transitional)
     notes: tuple[str, ...] = ()
+    if version.role is Role.ENDED:
+        notes = (ended_note(version),)
     if version.transitional and row.order_date is None:
-        notes = ("no order_date given: the transitional clauses of this version were not evaluated",)
+        notes += ("no order_date given: the transitional clauses of this version were not evaluated",)
     return Resolution(
         scheme=scheme, decisive_date=decisive, decided_by=decided_by, version=version, clauses=checks, notes=notes
     )
+
+
+def ended_note(version: Version) -> str:
+    """What an answer after the end of the aid says: which text ended it, from when, and what replaced it."""
+    scheme = version.scheme.value if version.scheme else "the"
+    return (
+        f"the {scheme} aid ended on {version.valid_from.isoformat()} ({version.source.decree}; version {version.id}, "
+        f"graded {version.provenance.value}): {version.title}"
+    )
+
+
+def _ended_warning(version: Version | None) -> tuple[str, ...]:
+    """The text that ended an aid, graded « secondary », never answers without saying so."""
+    if version is None or version.provenance is not Provenance.SECONDARY:
+        return ()
+    return (
+        f"{version.id} is graded secondary: the wording that ends the aid is not on file; its date and effect come "
+        "from the sources its notes and clauses cite (each with its confidence)",
+    )
+
+
+def kept_version(catalogue: Catalogue, scheme: Scheme, clause: TransitionalClause, decisive: date) -> Version | None:
+    """The version an open « previous », « more favourable » or « in force on D » clause keeps (None: not on file):
+    named by its id, or by a date (the scheme's amounts version in force on it)."""
+    day = clause.kept_day(decisive)
+    if day is not None:
+        return catalogue.timeline(scheme).find(day)
+    return catalogue.versions.get(clause.kept_version_id or "")
 
 
 def run_calculator(
@@ -357,6 +435,8 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
     inline = frozenset(
         b for c in resolution.open_clauses if c.clause.keeps is KeepMode.INLINE for b in c.clause.branches
     )
+    if resolution.ended:
+        return _after_the_end(catalogue, row, scheme, resolution)
     current = run_calculator(version, row, resolution.decisive_date, inline, catalogue)
     compared, warnings = [current], []
     others: list[tuple[TransitionalClause, Award | None]] = []
@@ -364,12 +444,8 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
         clause = check.clause
         if clause.keeps is KeepMode.INLINE:
             continue
-        day = resolution.decisive_date
-        if clause.keeps is KeepMode.IN_FORCE_ON:
-            day = clause.kept_rules_date(day) or day
-            other = catalogue.timeline(scheme).find(day)
-        else:
-            other = catalogue.versions.get(clause.kept_version_id or "")
+        day = clause.computed_as_of(resolution.decisive_date)
+        other = kept_version(catalogue, scheme, clause, resolution.decisive_date)
         if other is None:
             warnings.append(_not_on_file_warning(clause))
             others.append((clause, None))
@@ -393,6 +469,38 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
         warnings=tuple(warnings),
         amount_is_lower_bound=status == KEPT_NOT_ON_FILE and not_on_file is KeepMode.MORE_FAVOURABLE,
     )
+
+
+def _after_the_end(catalogue: Catalogue, row: Row, scheme: Scheme, resolution: Resolution) -> SchemeResult:
+    """The decisive date falls after the end of the aid: « ended » (no amount), unless an open clause of the
+    ending text keeps an earlier wording for the purchase — then that wording is computed, and it is due
+    (« previous » / « in force on D »: whatever its amount; « more favourable »: compared with no aid at all,
+    the kept wording is the more favourable whenever it gives anything, so it is kept too)."""
+    warnings: list[str] = []
+    for check in resolution.open_clauses:
+        clause = check.clause
+        if clause.keeps is KeepMode.INLINE:
+            continue
+        other = kept_version(catalogue, scheme, clause, resolution.decisive_date)
+        if other is None:
+            warnings.append(_not_on_file_warning(clause, ended=True))
+            warnings.extend(_ended_warning(resolution.version))
+            return SchemeResult(resolution=resolution, status=KEPT_NOT_ON_FILE, warnings=tuple(warnings))
+        kept = run_calculator(other, row, clause.computed_as_of(resolution.decisive_date), frozenset(), catalogue)
+        warnings.extend(_secondary_warning(other))
+        status = outcome_status(kept.missing_facts != (), kept.not_covered, None)
+        deadline, citation = _claim_deadline(catalogue, scheme, resolution.decisive_date, warnings)
+        return SchemeResult(
+            resolution=resolution,
+            status=status,
+            award=kept,
+            compared=(kept,),
+            kept_by=clause.id,
+            claim_deadline=deadline,
+            claim_deadline_citation=citation,
+            warnings=tuple(warnings),
+        )
+    return SchemeResult(resolution=resolution, status=ENDED, warnings=_ended_warning(resolution.version))
 
 
 def outcome_status(missing: bool, not_covered: bool, not_on_file: KeepMode | None) -> str:
@@ -430,13 +538,13 @@ def _relied_secondary_warnings(catalogue: Catalogue, award: Award) -> tuple[str,
     )
 
 
-def _not_on_file_warning(clause: TransitionalClause) -> str:
+def _not_on_file_warning(clause: TransitionalClause, *, ended: bool = False) -> str:
     return (
         f"transitional clause {clause.id} ({clause.paragraph}) is open and keeps "
         f"{clause.kept_version_label or 'an earlier wording'}, which is not on file: "
         + (
             "the amount shown is the version in force's, a lower bound of what is due"
-            if clause.keeps is KeepMode.MORE_FAVOURABLE
+            if clause.keeps is KeepMode.MORE_FAVOURABLE and not ended
             else "the amount due cannot be computed"
         )
     )
@@ -454,6 +562,7 @@ def _claim_deadline(
 
 
 __all__ = [
+    "ENDED",
     "ClauseCheck",
     "Resolution",
     "SchemeResult",
@@ -464,6 +573,7 @@ __all__ = [
     "decisive_day",
     "event_day",
     "keep",
+    "kept_version",
     "resolve",
     "version_for",
 ]

@@ -81,6 +81,8 @@ class Row:
     vehicle_new_registration_system: bool | None = None
     vehicle_wheelchair_accessible: bool | None = None
     vehicle_demonstration: bool | None = None
+    vehicle_mass_kg: int | None = None  # kg, an integer (« masse en ordre de marche »)
+    vehicle_environmental_score_eligible: bool | None = None
     buyer_person_kind: PersonKind | None = None
     buyer_reference_income_per_share: int | None = None  # cents
     buyer_income_tax_nil: bool | None = None
@@ -89,6 +91,7 @@ class Row:
     buyer_leases_out_months: int | None = None
     buyer_dealer_demonstration: bool | None = None
     buyer_overseas: bool | None = None
+    buyer_bonus_in_last_three_years: bool | None = None
     scrapped_vehicle: bool = False
     scrapped_energy: Energy | None = None
     scrapped_category: VehicleCategory | None = None

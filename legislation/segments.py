@@ -208,7 +208,10 @@ def _segment(catalogue: Catalogue, scheme: Scheme, outcome: Outcome, row: Row, f
     opened: tuple[str, ...] = ()
     if version is not None and row.order_date is not None:
         registered = row.vehicle_previously_registered
-        opened = tuple(c.id for c in version.transitional if clause_opens(c, row.order_date, first, registered) is True)
+        category = row.vehicle_category
+        opened = tuple(
+            c.id for c in version.transitional if clause_opens(c, row.order_date, first, registered, category) is True
+        )
     paying = catalogue.versions.get(kept_id or version_id or "")
     # The claim deadline counts from the decisive date the resolver uses, which is not always the moving one
     # (a lease decided by its signature, décret 2007-1873 art. 10 I 2° in its initial wording).
@@ -244,7 +247,7 @@ def breakpoints(catalogue: Catalogue, row: Row) -> list[date]:
         if version.valid_until is not None:
             points.add(version.valid_until)
         for clause in version.transitional:
-            points.add(clause.decisive_on_or_before + DAY)
+            points.update(deadline + DAY for deadline in clause.deadlines)
             if clause.yearly:  # a clause that repeats every year: each year's deadline, over its version's period
                 last = (version.valid_until or date(9998, 1, 1)).year + 1
                 for year in range(clause.decisive_on_or_before.year, min(last, 9998) + 1):

@@ -1,4 +1,5 @@
-"""A scheme's amounts versions on a timeline: half-open periods, no overlap, declared gaps."""
+"""A scheme's amounts versions on a timeline: half-open periods, no overlap, declared gaps, and the text that ends
+the aid (role « ended »: from its first day no amount is due except what its transitional clauses keep)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from datetime import date
 from legislation.enums import DecisiveEvent, Role, Scheme
 from legislation.errors import UnknownVersion
 from legislation.versions import Version
+
+# The roles whose versions tile a scheme's timeline: the amounts texts, then the text that ends the aid.
+TIMELINE_ROLES = (Role.AMOUNTS, Role.ENDED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -25,11 +29,14 @@ class Gap:
 class Timeline:
     """The amounts versions of one scheme, sorted by ``valid_from``."""
 
-    __slots__ = ("scheme", "versions", "gaps", "_starts", "events", "events_differ")
+    __slots__ = ("scheme", "versions", "gaps", "endings", "_starts", "events", "events_differ")
 
     def __init__(self, scheme: Scheme, versions: Iterable[Version], gaps: Iterable[Gap] = ()) -> None:
         self.scheme = scheme
-        self.versions: tuple[Version, ...] = tuple(sorted(versions, key=lambda v: v.valid_from))
+        given = sorted(versions, key=lambda v: v.valid_from)
+        # The amounts versions (what :meth:`find` answers) and the texts that end the aid (:meth:`ended_on`).
+        self.versions: tuple[Version, ...] = tuple(v for v in given if v.role is not Role.ENDED)
+        self.endings: tuple[Version, ...] = tuple(v for v in given if v.role is Role.ENDED)
         self.gaps: tuple[Gap, ...] = tuple(sorted(gaps, key=lambda g: g.start))
         self._starts = [v.valid_from.toordinal() for v in self.versions]
         # The decisive events the versions use (design.md, resolver 1), and whether any is not the default one.
@@ -56,6 +63,19 @@ class Timeline:
             return self.versions[i - 1]
         return None
 
+    def ended_on(self, day: date) -> Version | None:
+        """The text that ended the aid by ``day`` (role « ended », in force on it), or None."""
+        return next((v for v in reversed(self.endings) if v.is_in_force(day)), None)
+
+    @property
+    def ended(self) -> date | None:
+        """The first day the aid no longer exists (the first ending text's ``valid_from``), or None."""
+        return self.endings[0].valid_from if self.endings else None
+
+    def answered_on(self, day: date) -> Version | None:
+        """The amounts version in force on ``day``, else the text that ended the aid by then, else None."""
+        return self.find(day) or self.ended_on(day)
+
     def gap_on(self, day: date) -> Gap | None:
         return next((g for g in self.gaps if g.start <= day < g.end), None)
 
@@ -81,7 +101,7 @@ class Catalogue:
         self.timelines: dict[Scheme, Timeline] = {
             scheme: Timeline(
                 scheme,
-                (v for v in self.versions.values() if v.scheme is scheme and v.role is Role.AMOUNTS),
+                (v for v in self.versions.values() if v.scheme is scheme and v.role in TIMELINE_ROLES),
                 (g for g in gap_list if g.scheme is scheme),
             )
             for scheme in Scheme

@@ -6,7 +6,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
+from legislation.enums import (
+    DeadlineBasis,
+    DecisiveEvent,
+    KeepMode,
+    OrderTest,
+    ParameterUnit,
+    Provenance,
+    Role,
+    Scheme,
+    VehicleCategory,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,12 +77,37 @@ class TransitionalClause:
     kept_version_label: str = ""  # how the text names the kept wording
     new_vehicles_only: bool = False  # « qui n'ont pas fait l'objet précédemment d'une première immatriculation »
     branches: tuple[str, ...] = ()  # inline: which calculator branches it opens
-    # in_force_on: the date D whose version the clause keeps (« … facturation au plus tard le 31 décembre 2009 »)
+    # in_force_on: the date D whose version the clause keeps (« … facturation au plus tard le 31 décembre 2009 »),
+    # computed as of D. previous / more_favourable: the kept version named by a date instead of an id (« dans leur
+    # rédaction en vigueur au 31 décembre 2023 », décret 2024-102 art. 2; « antérieure à la date d'entrée en
+    # vigueur », décret 2025-606): the version of the scheme in force on that date, computed for the purchase's
+    # own decisive date.
     rules_date: date | None = None
     # A clause that repeats every year (« au plus tard le 31 décembre d'une année considérée … au plus tard le 31
     # mars de l'année suivante »): ``order_limit`` and ``decisive_on_or_before`` are its first occurrence; for a
     # purchase decided in year N + 1 they move to year N and N + 1, and D is 31 December N.
     yearly: bool = False
+    # A deadline that depends on the vehicle's category (décret 2022-1761 art. 2: « a) Le 31 décembre 2023 si le
+    # véhicule appartient aux catégories M2, M3, N2 ou N3 … b) Le 30 juin 2023 dans les autres cas »): the listed
+    # categories' deadlines; ``decisive_on_or_before`` is the deadline « dans les autres cas ».
+    category_deadlines: tuple[tuple[VehicleCategory, date], ...] = ()
+
+    def deadline_for(self, category: VehicleCategory | None) -> date | None:
+        """The decisive-date deadline for a vehicle of ``category`` (None: it depends on the category, unknown)."""
+        if not self.category_deadlines:
+            return self.decisive_on_or_before
+        if category is None:
+            return None
+        return dict(self.category_deadlines).get(category, self.decisive_on_or_before)
+
+    @property
+    def deadlines(self) -> tuple[date, ...]:
+        """Every decisive-date deadline the clause can have (one, or one per category group)."""
+        return (self.decisive_on_or_before, *(d for _, d in self.category_deadlines))
+
+    @property
+    def latest_deadline(self) -> date:
+        return max(self.deadlines)
 
     def limits(self, decisive: date) -> tuple[date, date] | None:
         """The order limit and the decisive-date deadline that apply to a purchase decided on ``decisive``
@@ -86,6 +121,18 @@ class TransitionalClause:
             self.order_limit.replace(year=self.order_limit.year + shift),
             self.decisive_on_or_before.replace(year=self.decisive_on_or_before.year + shift),
         )
+
+    def kept_day(self, decisive: date) -> date | None:
+        """The day whose version the clause keeps when it names it by a date (None: by ``kept_version_id``)."""
+        if self.keeps is KeepMode.IN_FORCE_ON:
+            return self.kept_rules_date(decisive)
+        return self.rules_date if self.keeps is not KeepMode.INLINE else None
+
+    def computed_as_of(self, decisive: date) -> date:
+        """The decisive date the kept version is computed for: D for « in force on D », else the purchase's own."""
+        if self.keeps is KeepMode.IN_FORCE_ON:
+            return self.kept_rules_date(decisive) or decisive
+        return decisive
 
     def kept_rules_date(self, decisive: date) -> date | None:
         """in_force_on: the date D whose version is kept (a yearly clause: 31 December of the year before the

@@ -59,9 +59,11 @@ BOOLEANS = (
     "vehicle_new_registration_system",
     "vehicle_wheelchair_accessible",
     "vehicle_demonstration",
+    "vehicle_environmental_score_eligible",
     "buyer_income_tax_nil",
     "buyer_dealer_demonstration",
     "buyer_overseas",
+    "buyer_bonus_in_last_three_years",
     "scrapped_vehicle",
 )
 SCRAPPED_FACTS = tuple(n for n in ROW_FIELDS if n.startswith("scrapped_") and n != "scrapped_vehicle")
@@ -160,6 +162,8 @@ def converter(column: str) -> Converter:
         return _scaled(3, 9, "a number ≥ 0 with at most 3 decimals (« 12.5 »)")
     if column == "vehicle_co2_g_per_km":
         return _integer(0, 1000)
+    if column == "vehicle_mass_kg":
+        return _integer(0, 9999)
     if column == "lease_duration_months":
         return _integer(1, 600)
     if column == "buyer_leases_out_months":

@@ -59,7 +59,7 @@ EXPECTED_KEYS = {
     "missing_facts": False,
 }
 STATUSES = (
-    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"
+    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file", "ended"
 )
 FILE_SUFFIXES = (".yaml", ".yml", ".json")  # JSON is YAML: {"cases": [...]} reads the same
 NO_VERSION = "(no version on file)"

@@ -41,7 +41,14 @@ class ExpectedFile(BaseModel):
     version_id: str | None
     """The version in force that gave the answer, or null (no version on file)."""
     status: (
-        Literal["computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"]
+        Literal[
+            "computed",
+            "missing_facts",
+            "no_version_on_file",
+            "kept_version_not_on_file",
+            "not_covered_on_file",
+            "ended",
+        ]
         | None
     ) = None
     """Checked only when given."""

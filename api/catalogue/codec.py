@@ -15,7 +15,17 @@ from typing import Any
 from api.catalogue.hashing import clause_document, source_document
 from api.catalogue.loader import with_hash
 from legislation import Source, Version
-from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
+from legislation.enums import (
+    DeadlineBasis,
+    DecisiveEvent,
+    KeepMode,
+    OrderTest,
+    ParameterUnit,
+    Provenance,
+    Role,
+    Scheme,
+    VehicleCategory,
+)
 from legislation.timeline import Gap
 from legislation.versions import Parameter, TransitionalClause
 
@@ -95,6 +105,9 @@ def clause_from_json(doc: Json) -> TransitionalClause:
         branches=tuple(doc.get("branches", ())),
         rules_date=_day(doc.get("rules_date")),
         yearly=bool(doc.get("yearly", False)),
+        category_deadlines=tuple(
+            (VehicleCategory(c), date.fromisoformat(d)) for c, d in (doc.get("category_deadlines") or {}).items()
+        ),
     )
 
 

@@ -37,8 +37,9 @@ from api.problem_types import problem, problem_type
 from api.purchase.inputs import calculator_facts
 from api.purchase.models import NearestOut
 from api.purchase.render import render_source, render_version_clause, version_ref
-from legislation import Scheme, Version
+from legislation import Role, Scheme, Version
 from legislation.coverage import Coverage, Hole, measure, share
+from legislation.resolver import ended_note
 from legislation.timeline import Gap, Timeline
 
 SCHEME_NAMES = {Scheme.BONUS: "bonus écologique", Scheme.CONVERSION_PREMIUM: "prime à la conversion"}
@@ -136,12 +137,14 @@ def measured_out(coverage: Coverage) -> MeasuredCoverageOut:
             by_provenance=dict(coverage.by_grade),
         ),
         in_declared_gaps=DaysInGapsOut(days=coverage.in_gaps, share=share(coverage.in_gaps, total)),
+        after_the_end=DaysInGapsOut(days=coverage.in_ended, share=share(coverage.in_ended, total)),
         with_nothing=DaysWithNothingOut(
             days=coverage.with_nothing,
             share=share(coverage.with_nothing, total),
             periods=[hole_out(h) for h in coverage.holes],
         ),
         versions_or_gaps_share=share(coverage.in_versions + coverage.in_gaps, total),
+        answered_share=share(coverage.in_versions + coverage.in_gaps + coverage.in_ended, total),
     )
 
 
@@ -194,12 +197,21 @@ def timeline_document(timeline: Timeline) -> dict[str, Any]:
 
 
 def in_force_document(timeline: Timeline, day: date, *, on_is_today: bool) -> dict[str, Any] | None:
-    """The version in force on ``day`` with its text; None when no version is on file then."""
-    version = timeline.find(day)
+    """The version in force on ``day`` with its text, or the text that ended the aid by then (status « ended »);
+    None when no version is on file then."""
+    version = timeline.answered_on(day)
     if version is None:
         return None
+    ended = version.role is Role.ENDED
     return as_json(
-        InForceOut(scheme=timeline.scheme.value, on=day, on_is_today=on_is_today, version=version_out(version))
+        InForceOut(
+            scheme=timeline.scheme.value,
+            on=day,
+            on_is_today=on_is_today,
+            status="ended" if ended else "in_force",
+            message=ended_note(version) if ended else None,
+            version=version_out(version),
+        )
     )
 
 
@@ -225,6 +237,7 @@ def segments(timeline: Timeline) -> list[SegmentOut]:
     items: list[tuple[date, date | None, str, str | None, str | None]]
     items = [(v.valid_from, v.valid_until, "version", v.id, None) for v in timeline.versions]
     items += [(g.start, g.end, "gap", None, g.reason) for g in timeline.gaps]
+    items += [(v.valid_from, v.valid_until, "ended", v.id, ended_note(v)) for v in timeline.endings]
     out: list[SegmentOut] = []
     for start, end, kind, version_id, reason in sorted(items, key=lambda i: i[0]):
         previous_end = out[-1].end if out else None

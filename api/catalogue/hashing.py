@@ -131,12 +131,15 @@ def clause_document(clause: TransitionalClause) -> dict[str, Any]:
 
 
 def _clause_extras(clause: TransitionalClause) -> dict[str, Any]:
-    """``rules_date`` and ``yearly`` enter a clause's object only when the file gives them (README)."""
+    """``rules_date``, ``yearly`` and ``category_deadlines`` enter a clause's object only when the file gives them
+    (README)."""
     extras: dict[str, Any] = {}
     if clause.rules_date is not None:
         extras["rules_date"] = clause.rules_date.isoformat()
     if clause.yearly:
         extras["yearly"] = True
+    if clause.category_deadlines:
+        extras["category_deadlines"] = {c.value: d.isoformat() for c, d in clause.category_deadlines}
     return extras
 
 

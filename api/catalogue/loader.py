@@ -21,7 +21,7 @@ from legislation.calculators import CALCULATORS
 from legislation.enums import KeepMode, ParameterUnit, Role, Scheme
 from legislation.errors import CatalogueError
 from legislation.quotes import check_value_in_quote
-from legislation.timeline import Catalogue, Gap
+from legislation.timeline import TIMELINE_ROLES, Catalogue, Gap
 from legislation.versions import Parameter, Source, TransitionalClause, Version
 
 DEFAULT_VERSIONS_DIR = Path(__file__).resolve().parents[2] / "versions"
@@ -128,8 +128,19 @@ def _build_version(raw: VersionFile, text: str, where: str) -> Version:
         if problem := check_value_in_quote(Decimal(months), ParameterUnit.MONTH, quote):
             raise CatalogueError(where, "claim_deadline_months", problem)
     scheme = raw.scheme
-    if role is Role.AMOUNTS and scheme is None:
-        raise CatalogueError(where, "scheme", "an amounts version belongs to one scheme")
+    if role in (Role.AMOUNTS, Role.ENDED) and scheme is None:
+        raise CatalogueError(where, "scheme", f"an {role.value} version belongs to one scheme")
+    if role is Role.ENDED and valid_until is not None:
+        raise CatalogueError(where, "valid_until", "the text that ends an aid stays in force: no valid_until")
+    for i, clause in enumerate(clauses):
+        if role is Role.ENDED and clause.keeps in (KeepMode.INLINE, KeepMode.MORE_FAVOURABLE):
+            raise CatalogueError(
+                where,
+                f"transitional[{i}].keeps",
+                "a clause of the text that ends an aid keeps an earlier wording outright (previous or in_force_on): "
+                "compared with no aid at all, « lorsqu'elles sont plus avantageuses » always keeps it (state that "
+                "reading in deadline_reading)",
+            )
     return Version(
         id=raw.id,
         scheme=scheme,
@@ -193,8 +204,21 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         raise CatalogueError(
             where, f"{field}.rules_date", "an in_force_on clause gives either rules_date or yearly = true"
         )
-    if raw.keeps is not KeepMode.IN_FORCE_ON and (raw.rules_date is not None or raw.yearly):
-        raise CatalogueError(where, f"{field}.keeps", "rules_date and yearly belong to an in_force_on clause")
+    if raw.category_deadlines and raw.yearly:
+        raise CatalogueError(where, f"{field}.category_deadlines", "a yearly clause has one deadline a year")
+    if raw.keeps is not KeepMode.IN_FORCE_ON and raw.yearly:
+        raise CatalogueError(where, f"{field}.keeps", "yearly belongs to an in_force_on clause")
+    if raw.keeps is KeepMode.INLINE and raw.rules_date is not None:
+        raise CatalogueError(where, f"{field}.rules_date", "an inline clause keeps no other version")
+    if raw.keeps in (KeepMode.PREVIOUS, KeepMode.MORE_FAVOURABLE) and (
+        raw.rules_date is not None and raw.kept_version_id is not None
+    ):
+        raise CatalogueError(
+            where,
+            f"{field}.kept_version_id",
+            "a previous / more_favourable clause names the version it keeps by kept_version_id or by rules_date "
+            "(« dans leur rédaction en vigueur au … »: the version in force on that date), not both",
+        )
     return TransitionalClause(
         id=raw.id,
         keeps=raw.keeps,
@@ -212,6 +236,7 @@ def _clause(raw: TransitionalFile, text: str, where: str, index: int) -> Transit
         branches=tuple(raw.branches),
         rules_date=raw.rules_date,
         yearly=raw.yearly,
+        category_deadlines=tuple(sorted(raw.category_deadlines.items(), key=lambda item: item[0].value)),
     )
 
 
@@ -272,16 +297,16 @@ def check_catalogue(versions: list[Version], gaps: list[Gap], where: str) -> Non
     by_article: dict[str, list[Version]] = {}
     for v in versions:
         by_article.setdefault(v.article, []).append(v)
-    for scheme in Scheme:
+    for scheme in Scheme:  # the amounts versions and the text that ends the aid tile one timeline
         by_article[f"amounts of {scheme.value}"] = [
-            v for v in versions if v.scheme is scheme and v.role is Role.AMOUNTS
+            v for v in versions if v.scheme is scheme and v.role in TIMELINE_ROLES
         ]
     for group, members in by_article.items():
         _check_no_overlap(sorted(members, key=lambda v: v.valid_from), group, where)
     _check_same_numbers_per_calculator(versions, where)
     for scheme in Scheme:
         amounts = sorted(
-            (v for v in versions if v.scheme is scheme and v.role is Role.AMOUNTS), key=lambda v: v.valid_from
+            (v for v in versions if v.scheme is scheme and v.role in TIMELINE_ROLES), key=lambda v: v.valid_from
         )
         _check_gaps_declared(scheme, amounts, [g for g in gaps if g.scheme is scheme], where)
 

@@ -79,8 +79,15 @@ class MeasuredCoverageOut(BaseModel):
     days: int = Field(description="Days in the period.")
     in_versions: DaysInVersionsOut = Field(description="Days covered by a version.")
     in_declared_gaps: DaysInGapsOut = Field(description="Days in declared gaps.")
+    after_the_end: DaysInGapsOut = Field(
+        description="Days after the end of the aid: a text that ended it (role « ended ») is in force; answered "
+        "« ended », naming that text."
+    )
     with_nothing: DaysWithNothingOut = Field(description="Days with nothing on file.")
     versions_or_gaps_share: str = Field(description="Share of the days in a version or a declared gap. " + SHARE)
+    answered_share: str = Field(
+        description="Share of the days in a version, a declared gap or after the end of the aid. " + SHARE
+    )
 
 
 class CoverageReportOut(BaseModel):
@@ -97,7 +104,8 @@ class SchemeOut(BaseModel):
         description="Declared periods with no version on file (answered as such, never bridged)."
     )
     measured: MeasuredCoverageOut = Field(
-        description="Coverage measured in days, 2008-01-01 → 2025-06-30: per provenance grade, gaps, nothing."
+        description="Coverage measured in days, 2008-01-01 → 2025-06-30: per provenance grade, gaps, after the end, "
+        "nothing."
     )
     links: dict[str, str]
 
@@ -127,7 +135,10 @@ class VersionSummaryOut(BaseModel):
 
 class SegmentOut(BaseModel):
     model_config = _CLOSED
-    kind: Literal["version", "gap", "not_on_file"]
+    kind: Literal["version", "gap", "not_on_file", "ended"] = Field(
+        description="version: an amounts version; gap: a declared gap; not_on_file: neither; ended: the text that "
+        "ended the aid is in force (no amount from its start, except what its clauses keep)."
+    )
     start: date
     end: date | None
     version_id: str | None
@@ -174,7 +185,10 @@ class VersionOut(BaseModel):
     model_config = _CLOSED
     version_id: str
     scheme: SchemeName | None
-    role: Literal["amounts", "conditions", "management", "transitional"]
+    role: Literal["amounts", "conditions", "management", "transitional", "ended"] = Field(
+        description="What the text does: fixes the amounts, sets conditions, organises the management, is "
+        "transitional, or ends the aid (« ended »: from valid_from no amount is due except what its clauses keep)."
+    )
     article: str
     citation: str
     title: str
@@ -209,4 +223,13 @@ class InForceOut(BaseModel):
     scheme: SchemeName
     on: date
     on_is_today: bool = Field(description="True when no date was given: today in Europe/Paris.")
+    status: Literal["in_force", "ended"] = Field(
+        default="in_force",
+        description="in_force: ``version`` is the amounts version in force on the day; ended: the aid had ended by "
+        "then and ``version`` is the text that ended it (from its valid_from; its transitional clauses say which "
+        "orders still keep the earlier wording).",
+    )
+    message: str | None = Field(
+        default=None, description="ended: which text ended the aid, from when, and what replaced it (a note only)."
+    )
     version: VersionOut

@@ -28,7 +28,17 @@ from pydantic import (
     ValidationError,
 )
 
-from legislation.enums import DeadlineBasis, DecisiveEvent, KeepMode, OrderTest, ParameterUnit, Provenance, Role, Scheme
+from legislation.enums import (
+    DeadlineBasis,
+    DecisiveEvent,
+    KeepMode,
+    OrderTest,
+    ParameterUnit,
+    Provenance,
+    Role,
+    Scheme,
+    VehicleCategory,
+)
 from legislation.errors import CatalogueError
 
 Text = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
@@ -127,7 +137,13 @@ class TransitionalFile(BaseModel):
     """inline: the calculator branches it opens."""
     rules_date: Day | None = None
     """in_force_on: the date D of « bénéficient des dispositions relatives aux véhicules qui font l'objet d'une
-    facturation au plus tard le D » — the version in force on D is kept, computed as of D."""
+    facturation au plus tard le D » — the version in force on D is kept, computed as of D. previous /
+    more_favourable: the kept version named by a date instead of kept_version_id (« dans leur rédaction en vigueur
+    au 31 décembre 2023 », « antérieure à la date d'entrée en vigueur »), computed for the purchase's own date."""
+    category_deadlines: dict[VehicleCategory, Day] = {}
+    """A deadline that depends on the vehicle's category (« a) Le 31 décembre 2023 si le véhicule appartient aux
+    catégories M2, M3, N2 ou N3 … b) Le 30 juin 2023 dans les autres cas »): the last decisive date of each listed
+    category; decisive_on_or_before is the deadline « dans les autres cas »."""
     yearly: StrictBool = False
     """A clause that repeats every year (« au plus tard le 31 décembre d'une année considérée … au plus tard le 31
     mars de l'année suivante »): order_limit and decisive_on_or_before are its first occurrence, and the version

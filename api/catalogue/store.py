@@ -638,4 +638,5 @@ def _clause_doc(row: ClauseRow, sources: dict[str, SourceRow]) -> dict[str, Any]
         "branches": list(row.branches),
         "rules_date": row.rules_date.isoformat() if row.rules_date is not None else None,
         "yearly": bool(row.yearly),
+        "category_deadlines": dict(row.category_deadlines or {}),
     }

@@ -182,6 +182,8 @@ class ClauseRow(SQLModel, table=True):
     branches: list[str] = _json_list()
     rules_date: date | None = None  # in_force_on: the date D kept (migration 0007; NULL before it)
     yearly: bool | None = None  # a clause that repeats every year (migration 0007; NULL before it = false)
+    # A deadline by vehicle category, {category: ISO date} (migration 0008; NULL before it = none)
+    category_deadlines: dict[str, str] | None = Field(default=None, sa_column=Column(sa.JSON(), nullable=True))
 
 
 class GapRow(SQLModel, table=True):

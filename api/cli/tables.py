@@ -33,15 +33,16 @@ def coverage(doc: dict[str, Any]) -> list[Any]:
     schemes = doc["schemes"]
     grades = list(schemes[0]["in_versions"]["by_provenance"]) if schemes else []
     table = Table(title=f"coverage {schemes[0]['from']} → {schemes[0]['to']}" if schemes else "coverage")
-    for column in ("scheme", "days", *grades, "in versions", "declared gaps", "nothing", "versions or gaps"):
+    columns = ("scheme", "days", *grades, "in versions", "declared gaps", "ended", "nothing", "versions, gaps or ended")
+    for column in columns:
         table.add_column(column, justify="left" if column == "scheme" else "right")
     out: list[Any] = [table]
     for s in schemes:
-        v, g, n = s["in_versions"], s["in_declared_gaps"], s["with_nothing"]
+        v, g, e, n = s["in_versions"], s["in_declared_gaps"], s["after_the_end"], s["with_nothing"]
         table.add_row(
             s["scheme"], str(s["days"]), *(str(v["by_provenance"][k]) for k in grades),
-            f"{v['days']} ({v['share']} %)", f"{g['days']} ({g['share']} %)", f"{n['days']} ({n['share']} %)",
-            f"{s['versions_or_gaps_share']} %",
+            f"{v['days']} ({v['share']} %)", f"{g['days']} ({g['share']} %)", f"{e['days']} ({e['share']} %)",
+            f"{n['days']} ({n['share']} %)", f"{s['answered_share']} %",
         )
         for hole in n["periods"]:
             near = hole["nearest_versions"]

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 _CLOSED = ConfigDict(extra="forbid")
 
 Status = Literal[
-    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"
+    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file", "ended"
 ]
 
 
@@ -62,7 +62,16 @@ class VersionClauseOut(BaseModel):
     new_vehicles_only: bool
     source: SourceOut | None
     rules_date: date | None = Field(
-        default=None, description="in_force_on: the date D whose version is kept (« … facturation au plus tard le D »)."
+        default=None,
+        description="in_force_on: the date D whose version is kept (« … facturation au plus tard le D »), computed "
+        "as of D; previous / more_favourable: the kept version named by a date (« dans leur rédaction en vigueur au "
+        "D »), computed for the purchase's own decisive date.",
+    )
+    category_deadlines: dict[str, date] = Field(
+        default_factory=dict,
+        description="A deadline that depends on the vehicle's category (« a) Le 31 décembre 2023 si le véhicule "
+        "appartient aux catégories M2, M3, N2 ou N3 »): category → last decisive date; decisive_on_or_before is the "
+        "deadline « dans les autres cas ».",
     )
     yearly: bool = Field(
         default=False,
@@ -134,7 +143,9 @@ class SchemeResultOut(_Resolved):
         "no_version_on_file: no version of the text on file for the decisive date (amount null); "
         "kept_version_not_on_file: an open transitional clause keeps a version not on file (amount a lower "
         "bound under « more favourable », else null); not_covered_on_file: the text on file does not cover the "
-        "vehicle while a text not on file may (amount null, never « not eligible »)."
+        "vehicle while a text not on file may (amount null, never « not eligible »); ended: the aid had ended by the "
+        "decisive date and no transitional clause of the text that ended it keeps an earlier wording (amount null; "
+        "version_id, citation and valid_from name that text and the day it took effect)."
     )
     amount: str | None = Field(
         description="Euros, string with two decimals; null whenever the amount is not known (never 0.00)."
@@ -170,7 +181,7 @@ class CalculationResponse(BaseModel):
 
 
 class ResolutionOut(_Resolved):
-    status: Literal["resolved", "no_version_on_file"]
+    status: Literal["resolved", "no_version_on_file", "ended"]
     versions_to_compute: list[str] = Field(description="The version(s) whose calculator the resolution designates.")
     warnings: list[str]
 

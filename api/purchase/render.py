@@ -31,7 +31,7 @@ from legislation import Buyer, Catalogue, Purchase, Scheme, ScrappedVehicle, Sou
 from legislation.award import Award, Step
 from legislation.enums import KeepMode
 from legislation.money import format_euros
-from legislation.resolver import ClauseCheck, Resolution, SchemeResult, calculate, resolve
+from legislation.resolver import ClauseCheck, Resolution, SchemeResult, calculate, ended_note, kept_version, resolve
 from legislation.versions import TransitionalClause
 
 
@@ -99,17 +99,14 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> Resolutio
     to_compute: list[str] = []
     warnings: list[str] = []
     if version is not None:
-        to_compute.append(version.id)
+        if not resolution.ended:
+            to_compute.append(version.id)
         for check in resolution.open_clauses:
             if check.clause.keeps is KeepMode.INLINE:
                 continue
-            kept = check.clause.kept_version_id
-            if check.clause.keeps is KeepMode.IN_FORCE_ON:
-                day = check.clause.kept_rules_date(resolution.decisive_date) or resolution.decisive_date
-                found = catalogue.timeline(resolution.scheme).find(day)
-                kept = found.id if found is not None else None
-            if kept is not None and kept in catalogue.versions:
-                to_compute.append(kept)
+            found = kept_version(catalogue, resolution.scheme, check.clause, resolution.decisive_date)
+            if found is not None:
+                to_compute.append(found.id)
             else:
                 warnings.append(
                     f"transitional clause {check.clause.id} is open and keeps "
@@ -117,7 +114,7 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> Resolutio
                 )
     return ResolutionOut(
         **_resolved(resolution),
-        status="resolved" if version is not None else "no_version_on_file",
+        status="no_version_on_file" if version is None else "ended" if resolution.ended else "resolved",
         versions_to_compute=to_compute,
         warnings=warnings,
     )
@@ -154,6 +151,8 @@ def _resolved(resolution: Resolution) -> dict[str, Any]:
         message = (
             f"no version of the {resolution.scheme.value} amounts on file for {resolution.decisive_date.isoformat()}"
         )
+    elif resolution.ended:
+        message = ended_note(v)
     return {
         "scheme": resolution.scheme.value,
         "version_id": v.id if v else None,
@@ -192,6 +191,7 @@ def _clause_fields(c: TransitionalClause) -> dict[str, Any]:
         "source": render_source(c.source) if c.source else None,
         "rules_date": c.rules_date,
         "yearly": c.yearly,
+        "category_deadlines": {k.value: d for k, d in c.category_deadlines},
     }
 
 

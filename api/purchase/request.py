@@ -90,6 +90,18 @@ class VehicleIn(BaseModel):
         None, description="« relève du nouveau dispositif d'immatriculation » (CGI art. 1007, 4°)."
     )
     wheelchair_accessible: bool | None = Field(None, description="« accessible en fauteuil roulant ».")
+    mass_kg: int | None = Field(
+        None,
+        ge=0,
+        le=9999,
+        description="« masse en ordre de marche », kg (integer): the bonus from 2023 requires « inférieure à 2,4 "
+        "tonnes » (2 400 kg).",
+    )
+    environmental_score_eligible: bool | None = Field(
+        None,
+        description="« inscrit sur la liste des modèles éligibles » (score environnemental, arrêté du 14 décembre "
+        "2023): the car bonus from 2023-12-16 requires it.",
+    )
     demonstration: bool | None = Field(
         None,
         description=(
@@ -152,6 +164,11 @@ class BuyerIn(BaseModel):
             "overseas territory (Guadeloupe, Guyane, Martinique, La Réunion, Mayotte…): the bonus for a new vehicle "
             "is increased by 1 000 € from 2021-01-21 (décret 2021-37)."
         ),
+    )
+    bonus_in_last_three_years: bool | None = Field(
+        None,
+        description="« a déjà bénéficié du bonus … au cours des trois années précédentes »: one car bonus per person "
+        "every three years (from 2023).",
     )
 
 

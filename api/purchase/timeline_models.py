@@ -43,7 +43,7 @@ class TimelineSegmentOut(_Out):
     last_day: str
     status: str = Field(
         description="computed | missing_facts | no_version_on_file | kept_version_not_on_file | "
-        "not_covered_on_file (as in `calculate`)."
+        "not_covered_on_file | ended (as in `calculate`)."
     )
     amount: str | None = Field(description="Euros, two decimals; null when not known.")
     amount_is_lower_bound: bool = Field(description="True when a « more favourable » clause keeps a version not on "

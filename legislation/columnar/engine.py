@@ -17,13 +17,13 @@ from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
 from legislation.fast.engine import NO_BRANCHES, Engine, VersionPlan
-from legislation.resolver import COMPUTED, KEPT_NOT_ON_FILE, MISSING_FACTS, NO_VERSION, NOT_COVERED
+from legislation.resolver import COMPUTED, ENDED, KEPT_NOT_ON_FILE, MISSING_FACTS, NO_VERSION, NOT_COVERED
 from legislation.row import ALL_SCHEMES, SCHEME_TUPLES, shared_schemes
 from legislation.timeline import Catalogue
 
 # Status codes of :attr:`ColumnarResult.status`: the index in this tuple (« invalid »: the row's facts were
 # refused, :attr:`ColumnarResult.errors` says why).
-STATUSES: tuple[str, ...] = (COMPUTED, MISSING_FACTS, NO_VERSION, KEPT_NOT_ON_FILE, NOT_COVERED, "invalid")
+STATUSES: tuple[str, ...] = (COMPUTED, MISSING_FACTS, NO_VERSION, KEPT_NOT_ON_FILE, NOT_COVERED, "invalid", ENDED)
 INVALID = STATUSES.index("invalid")
 _STATUS = {s: i for i, s in enumerate(STATUSES)}
 

@@ -21,9 +21,10 @@ from datetime import date, timedelta
 
 from legislation.calculators import get_calculator
 from legislation.calculators.kit import Lean, Outcome
-from legislation.enums import Acquisition, DecisiveEvent, KeepMode, Scheme
+from legislation.enums import Acquisition, DecisiveEvent, KeepMode, Role, Scheme
 from legislation.errors import MissingFact
 from legislation.resolver import (
+    ENDED,
     KEPT_NOT_ON_FILE,
     MISSING_FACTS,
     NO_VERSION,
@@ -64,6 +65,17 @@ def lean_kernel(version: Version, catalogue: Catalogue) -> Kernel:
     return kernel
 
 
+def ended_kernel(version: Version) -> Kernel:
+    """The text that ended the aid (role « ended »): « ended », no amount, the ending text's id — what
+    :func:`legislation.resolver.calculate` answers when none of its clauses is open."""
+    outcome: Outcome = (version.scheme.value if version.scheme else "", ENDED, None, None, version.id, None, None)
+
+    def kernel(row: Row, open_branches: frozenset[str], day: date) -> Outcome:
+        return outcome
+
+    return kernel
+
+
 @dataclass(slots=True, eq=False)
 class VersionPlan:
     """One version ready for rows: its lean kernel and its transitional clauses with their kept plans."""
@@ -90,7 +102,7 @@ class VersionPlan:
         if any(c.yearly for c, _ in clauses):  # a clause that repeats every year: always tested
             self.deadline, self.order_until = date.max, date.max
         elif clauses:
-            self.deadline = max(c.decisive_on_or_before for c, _ in clauses)
+            self.deadline = max(c.latest_deadline for c, _ in clauses)
             self.order_until = max(c.order_limit + timedelta(days=1) for c, _ in clauses)
 
 
@@ -149,9 +161,17 @@ class Engine:
             for vid, v in catalogue.versions.items()
             if v.calculator is not None
         }
+        plans.update(
+            (vid, VersionPlan(version=v, kernel=ended_kernel(v)))
+            for vid, v in catalogue.versions.items()
+            if v.role is Role.ENDED
+        )
         for plan in plans.values():
             plan.set_clauses(tuple((c, plans.get(c.kept_version_id or "")) for c in plan.version.transitional))
-        self.schemes = {s: SchemePlan(s, [plans[v.id] for v in catalogue.timeline(s).versions]) for s in Scheme}
+        self.schemes = {
+            s: SchemePlan(s, [plans[v.id] for t in (catalogue.timeline(s),) for v in (*t.versions, *t.endings)])
+            for s in Scheme
+        }
         for scheme_plan in self.schemes.values():
             for version_plan in scheme_plan.plans:
                 version_plan.scheme_plan = scheme_plan
@@ -273,7 +293,7 @@ class Engine:
         clauses = plan.clauses
         if len(clauses) == 1:  # one clause (most versions that have any): no loop
             clause, kept = clauses[0]
-            if not clause_opens(clause, order, day, registered):
+            if not clause_opens(clause, order, day, registered, row.vehicle_category):
                 return plan.kernel(row, NO_BRANCHES, day)
             branches = plan.inline[0]
             if branches is not None:
@@ -281,7 +301,8 @@ class Engine:
             current = plan.kernel(row, NO_BRANCHES, day)
             others = [_kept(clause, kept, row, day, plan)]
         else:
-            opened = [i for i, (c, _) in enumerate(clauses) if clause_opens(c, order, day, registered)]
+            category = row.vehicle_category
+            opened = [i for i, (c, _) in enumerate(clauses) if clause_opens(c, order, day, registered, category)]
             inline = frozenset(b for i in opened if (branches := plan.inline[i]) is not None for b in branches)
             current = plan.kernel(row, inline, day)
             others = [
@@ -321,11 +342,14 @@ def _dated_before(row: Row, until: date) -> bool:
 def _kept(
     clause: TransitionalClause, kept: VersionPlan | None, row: Row, day: date, plan: VersionPlan
 ) -> tuple[TransitionalClause, Outcome | None]:
-    """The outcome an open « previous », « more favourable » or « in force on D » clause keeps (None: not on file)."""
-    if clause.keeps is KeepMode.IN_FORCE_ON and plan.scheme_plan is not None:
-        day = clause.kept_rules_date(day) or day
-        kept = plan.scheme_plan.find(day)[3]
-    return clause, kept.kernel(row, NO_BRANCHES, day) if kept is not None else None
+    """The outcome an open « previous », « more favourable » or « in force on D » clause keeps (None: not on file),
+    with the resolver's rules (:func:`legislation.resolver.kept_version`): the kept version named by its id, or
+    by a date — the scheme's amounts version in force on it."""
+    kept_day = clause.kept_day(day)
+    if kept_day is not None and plan.scheme_plan is not None:
+        found = plan.scheme_plan.find(kept_day)[3]
+        kept = found if found is not None and found.version.role is not Role.ENDED else None
+    return clause, kept.kernel(row, NO_BRANCHES, clause.computed_as_of(day)) if kept is not None else None
 
 
 def _amount(outcome: Outcome) -> int | None:
@@ -337,8 +361,10 @@ def explained_outcome(catalogue: Catalogue, row: Row, scheme: Scheme) -> Outcome
     result = explained_calculate(catalogue, row, scheme)
     version = result.resolution.version
     award = result.award
-    if version is None or award is None:
+    if version is None:
         return scheme.value, result.status, None, None, None, None, None
+    if award is None:  # after the end of the aid: the ending text's id, no amount
+        return scheme.value, result.status, None, None, version.id, None, None
     kept_id = award.version_id if result.kept_by is not None else None
     amount = result.amount
     return (

@@ -67,6 +67,10 @@ class Pools:
         self.quantities = sorted(
             {(x + d).quantize(MILLI) for x in values if x <= 300 for d in (-MILLI, 0, MILLI) if x + d >= 0}
         )
+        # A text without numbers (the one that ends an aid: role « ended »): ordinary values.
+        self.co2 = self.co2 or [0, 20, 50, 130]
+        self.money = self.money or [Decimal("10000.00"), Decimal("30000.00"), Decimal("47000.00")]
+        self.quantities = self.quantities or [Decimal("1.000"), Decimal("50.000")]
 
 
 def pick(rng: random.Random, *options: object) -> object:

@@ -120,4 +120,4 @@ def test_the_catalogue_on_file_is_measured_over_the_history(catalogue: Catalogue
     for scheme in Scheme:
         c = measure(catalogue.timeline(scheme))
         assert c.days == 6391
-        assert c.in_versions + c.in_gaps + c.with_nothing == 6391
+        assert c.in_versions + c.in_gaps + c.in_ended + c.with_nothing == 6391

@@ -227,7 +227,7 @@ PROBLEM_STORED_CASE_INVALID: dict[str, Any] = {
     "status": 409,
     "detail": "tests/regression/bonus_2017.yaml, case bonus-2017-x, field expected.bonus.status: "
     "'computed_v0' is not one of computed, missing_facts, no_version_on_file, kept_version_not_on_file, "
-    "not_covered_on_file; "
+    "not_covered_on_file, ended; "
     "import its case file again",
 }
 PROBLEM_BATCH_TOO_MANY_ROWS: dict[str, Any] = {
@@ -253,7 +253,7 @@ PROBLEM_BATCH_415: dict[str, Any] = {
 
 
 CaseStatus = Literal[
-    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file"
+    "computed", "missing_facts", "no_version_on_file", "kept_version_not_on_file", "not_covered_on_file", "ended"
 ]
 
 class CaseSourceOut(BaseModel):
@@ -407,7 +407,7 @@ class BatchRecordOut(BaseModel):
     scheme: Literal["bonus", "conversion_premium"] | None = Field(description="null for an invalid row.")
     status: str = Field(
         description="computed, missing_facts, no_version_on_file, kept_version_not_on_file, not_covered_on_file, "
-        "or invalid."
+        "ended, or invalid."
     )
     amount: str | None
     eligible: bool | None

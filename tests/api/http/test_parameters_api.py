@@ -26,6 +26,12 @@ def test_the_electric_car_cap_has_its_history_across_every_version_with_each_dec
         ("D251-7.2021-07-26", "ev_cap_natural", "6000", False, "Décret n° 2021-977 du 23 j"),
         ("D251-7.2022-07-01", "ev_cap_natural", "6000", False, "Décret n° 2022-960 du 29 j"),
         ("D251-7.2022-07-31", "ev_cap_natural", "6000", False, "Décret du 29 juillet 2022 "),
+        # 2023–2025 (D. 251-1 II): 5 000 € (2023), the same with the score, 4 000 € above 15 400 € of RFR/part
+        # (2024-102), then the cap of the highest incomes, 2 000 € (2024-1084, 3°).
+        ("D251-1.2023-01-01", "ev_cap_natural", "5000", True, "Décret n° 2022-1761 du 30 "),
+        ("D251-1.2023-12-16", "ev_cap_natural", "5000", False, "Décret n° 2023-886 du 19 s"),
+        ("D251-1.2024-02-14", "ev_cap_natural", "4000", True, "Décret n° 2024-102 du 12 f"),
+        ("D251-1.2024-12-02", "band3_cap", "2000", True, "Décret n° 2024-1084 du 29 "),
     ]
     assert doc["notion"] == "ev_cap.natural_person"
     assert any("splits ev_cap into ev_cap.natural_person = ev_cap_natural" in n for n in doc["notes"])
@@ -36,7 +42,17 @@ def test_the_electric_car_cap_has_its_history_across_every_version_with_each_dec
 
 def test_the_whole_notion_lists_both_parts_after_the_split(client: TestClient) -> None:
     doc = client.get("/v1/parameters/ev_cap").json()
-    assert {v["parameter"] for v in doc["values"]} == {"car_zero_cap", "ev_cap", "ev_cap_natural", "ev_cap_legal"}
+    assert {v["parameter"] for v in doc["values"]} == {
+        "car_zero_cap",
+        "ev_cap",
+        "ev_cap_natural",
+        "ev_cap_legal",
+        # 2023–2025: the low-income cap and the caps by RFR/part of décret 2024-1084 are parts of the cap too
+        "ev_cap_low_income",
+        "band1_cap",
+        "band2_cap",
+        "band3_cap",
+    }
     listed = {p["name"]: p for p in client.get("/v1/parameters").json()["parameters"]}
     assert listed["ev_cap"]["names"] == ["car_zero_cap", "ev_cap"] and "ev_cap.natural_person" in listed
     missing = client.get("/v1/parameters/no_such_thing")
