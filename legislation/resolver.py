@@ -488,6 +488,7 @@ def _after_the_end(catalogue: Catalogue, row: Row, scheme: Scheme, resolution: R
             return SchemeResult(resolution=resolution, status=KEPT_NOT_ON_FILE, warnings=tuple(warnings))
         kept = run_calculator(other, row, clause.computed_as_of(resolution.decisive_date), frozenset(), catalogue)
         warnings.extend(_secondary_warning(other))
+        warnings.extend(_ended_warning(resolution.version))  # the ending text's own grade, said too
         status = outcome_status(kept.missing_facts != (), kept.not_covered, None)
         deadline, citation = _claim_deadline(catalogue, scheme, resolution.decisive_date, warnings)
         return SchemeResult(
