@@ -10,6 +10,7 @@ import pytest
 
 from legislation import Scheme, calculate
 from legislation.enums import Energy, KeepMode, PersonKind, VehicleCategory
+from legislation.resolver import kept_version
 from legislation.timeline import Catalogue
 from tests.builders import purchase
 
@@ -19,11 +20,18 @@ ERA_2016 = date(2016, 1, 1)
 
 
 def _not_on_file(catalogue: Catalogue) -> list[tuple[str, str]]:
+    """A clause names the version it keeps by its id, or by a date (« la version en vigueur au 31 décembre 2023 »):
+    both are looked up as the resolver does (``resolver.kept_version``, as of the version's first day)."""
     return sorted(
         (v.id, c.id)
         for v in catalogue.versions.values()
         for c in v.transitional
-        if c.keeps is not KeepMode.INLINE and (c.kept_version_id or "") not in catalogue.versions
+        if c.keeps is not KeepMode.INLINE
+        and (
+            (v.scheme is not None and kept_version(catalogue, v.scheme, c, v.valid_from) is None)
+            if c.kept_version_id is None
+            else c.kept_version_id not in catalogue.versions
+        )
     )
 
 
