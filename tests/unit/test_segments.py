@@ -126,7 +126,11 @@ def test_a_lease_signed_in_2007_counts_its_claim_deadline_from_the_signature(cat
         order_date=date(2007, 12, 31),
         lease_duration_months=24,
     )
-    timeline = amount_timeline(catalogue, lease, date(2021, 2, 1), date(2021, 3, 1))
+    # The window is the declared gap of 2016-01-01 → 2016-01-03, where no later text is a candidate for the first
+    # rent (from 2021-01-21, D. 251-7 as amended by décret 2021-37 is on file: a first rent of February 2021 is
+    # decided by it, the later text prevailing).
+    timeline = amount_timeline(catalogue, lease, date(2016, 1, 1), date(2016, 1, 4))
+    assert timeline.segments[Scheme.BONUS]
     for segment in timeline.segments[Scheme.BONUS]:
         assert segment.claim_deadline_citation == "décret n° 2007-1873, art. 11"
         assert segment.fixed_decisive_date == date(2007, 12, 31)
