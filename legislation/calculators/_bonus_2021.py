@@ -24,6 +24,7 @@ Rules (the versions differ in their numbers and in three switches, see :func:`ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from legislation.calculators._d251_1_new_vehicle import used_vehicle
@@ -64,9 +65,12 @@ L_SMALL = "barème: electric two- and three-wheelers and quadricycles below the 
 HEAVY = "barème: heavy vehicles N2/N3 and M2/M3 (décret n° 2021-37)"
 OVERSEAS = "barème: outre-mer majoration (décret n° 2021-37)"
 
-# Switches of a version's rule shape (its calculator module passes them).
-HIGH_VAN_OR_HYDROGEN = "van_or_hydrogen"  # above 60 000 €: vans and hydrogen vehicles get ev_high_amount
-HIGH_NOT_KNOWN = "not_known"  # above 60 000 €: the research gives no amount for vans and hydrogen vehicles
+# A version's own lines, passed by its calculator module (each in a module of its own, so that a version whose
+# barème has no such line never compiles a rule that names numbers it does not give):
+# ``high``: vans and hydrogen vehicles above the middle band (2021-01-21: _bonus_2021_high); None: not known;
+# ``vans``: vans at any price (from 2021-07-26: _bonus_2021_vans); None: vans follow the car bands.
+HighLine = Callable[[Ctx[R], VehicleCategory, int], R]
+VanLine = Callable[[Ctx[R]], R]
 
 SECONDARY = (
     "The official wording of this version of D. 251-7 is not on file: its barème comes from secondary sources "
@@ -109,11 +113,11 @@ OVERSEAS_READING = (
 )
 
 
-def calculate(ctx: Ctx[R], high_band: str, vans_own: bool) -> R:
+def calculate(ctx: Ctx[R], high: HighLine[R] | None, vans: VanLine[R] | None) -> R:
     """The barème of a 2021–2022 version.
 
-    ``high_band``: what a van or hydrogen vehicle above the middle band gets (:data:`HIGH_VAN_OR_HYDROGEN` or
-    :data:`HIGH_NOT_KNOWN`); ``vans_own``: vans have their own line at any price (from 2021-07-26).
+    ``high``: the line of vans and hydrogen vehicles above the middle band (None: the research gives no amount);
+    ``vans``: the line of vans at any price (None: vans follow the car bands).
     """
     ctx.read("secondary-barème", SECONDARY)
     if (short_lease := ctx.lease_refusal(D251_1 + ", premier alinéa")) is not None:
@@ -130,9 +134,9 @@ def calculate(ctx: Ctx[R], high_band: str, vans_own: bool) -> R:
     if category is CAR or category is VAN:
         co2 = ctx.need(ctx.row.vehicle_co2_g_per_km, "vehicle.co2_g_per_km", CARS)
         if co2 <= ctx.count("ev_co2_max"):
-            if vans_own and category is VAN:
-                return _vans(ctx)
-            return _price_bands(ctx, category, high_band)
+            if vans is not None and category is VAN:
+                return vans(ctx)
+            return _price_bands(ctx, category, high)
         if ctx.count("phev_co2_min") <= co2 <= ctx.count("phev_co2_max"):
             return _plug_in_hybrid(ctx)
         return ctx.refuse(
@@ -162,7 +166,7 @@ def award(ctx: Ctx[R], amount: int, paragraph: str, reason: str, /, **values: An
     return ctx.award(amount, paragraph, reason, **values)
 
 
-def _price_bands(ctx: Ctx[R], category: VehicleCategory, high_band: str) -> R:
+def _price_bands(ctx: Ctx[R], category: VehicleCategory, high: HighLine[R] | None) -> R:
     cost = ctx.cost_with_battery(CARS)
     if cost < ctx.money("ev_low_price_limit"):
         amount = ctx.rate(CARS, "ev_rate", cost, "cost incl. battery")
@@ -189,47 +193,25 @@ def _price_bands(ctx: Ctx[R], category: VehicleCategory, high_band: str) -> R:
             "cost {cost:€} from {ev_low_price_limit:€} to {ev_mid_price_max:€}: {ev_mid_amount:€}",
             cost=cost,
         )
+    if high is not None:
+        return high(ctx, category, cost)
     energy = ctx.row.vehicle_energy
     if category is VAN or energy is HYDROGEN:
-        if high_band == HIGH_NOT_KNOWN:
-            return ctx.not_covered(
-                CARS,
-                "a van or hydrogen vehicle costing {cost:€} > {ev_mid_price_max:€}: the research gives no amount "
-                "above {ev_mid_price_max:€} for this version (3 000 € until 2021-06-30; the notice of décret "
-                "2020-1526 lowers « les montants » by 1 000 € without a table), so the amount is not known",
-                cost=cost,
-            )
-        amount = ctx.money("ev_high_amount")
-        ctx.step(CARS, "cost {cost:€} > {ev_mid_price_max:€}, a van or a hydrogen vehicle", amount, cost=cost)
-        return award(
-            ctx,
-            amount,
+        return ctx.not_covered(
             CARS,
-            "van or hydrogen vehicle, cost {cost:€} > {ev_mid_price_max:€}: {ev_high_amount:€}",
+            "a van or hydrogen vehicle costing {cost:€} > {ev_mid_price_max:€}: the research gives no amount "
+            "above {ev_mid_price_max:€} for this version (3 000 € until 2021-06-30; the notice of décret "
+            "2020-1526 lowers « les montants » by 1 000 € without a table), so the amount is not known",
             cost=cost,
         )
-    ctx.need(energy, "vehicle.energy", CARS)
+    return above_the_bands(ctx, cost)
+
+
+def above_the_bands(ctx: Ctx[R], cost: int) -> R:
+    """A battery-electric passenger car above the middle band: no line of the barème."""
+    ctx.need(ctx.row.vehicle_energy, "vehicle.energy", CARS)
     return ctx.refuse(
         CARS, "cost {cost:€} > {ev_mid_price_max:€}: only vans and hydrogen vehicles are aided", cost=cost
-    )
-
-
-def _vans(ctx: Ctx[R]) -> R:
-    """From 2021-07-26: vans (CO2 ≤ 20 g/km) at a rate of the cost capped per kind of buyer, at any price."""
-    cost = ctx.cost_with_battery(VANS)
-    amount = ctx.rate(VANS, "van_rate", cost, "cost incl. battery")
-    legal = ctx.is_legal_person_for_caps(VANS)
-    cap = ctx.money("van_cap_legal") if legal else ctx.money("van_cap_natural")
-    who = "legal person" if legal else "natural person"
-    amount = ctx.cap(VANS, amount, cap, "cap for a " + who)
-    return award(
-        ctx,
-        amount,
-        VANS,
-        "van ≤ {ev_co2_max} g/km, cost {cost:€} (any price): {van_rate:%} capped at {cap:€} ({who})",
-        cost=cost,
-        cap=cap,
-        who=who,
     )
 
 

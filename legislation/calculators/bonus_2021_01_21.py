@@ -9,10 +9,11 @@ and + 1 000 € overseas. Rules: :mod:`legislation.calculators._bonus_2021`.
 from __future__ import annotations
 
 from legislation.calculators import _bonus_2021 as rules
+from legislation.calculators import _bonus_2021_high as high
 from legislation.calculators.kit import Ctx, R
 
 FACTS = rules.FACTS
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    return rules.calculate(ctx, rules.HIGH_VAN_OR_HYDROGEN, False)
+    return rules.calculate(ctx, high.van_or_hydrogen, None)

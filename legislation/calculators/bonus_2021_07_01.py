@@ -15,4 +15,4 @@ FACTS = rules.FACTS
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    return rules.calculate(ctx, rules.HIGH_NOT_KNOWN, False)
+    return rules.calculate(ctx, None, None)

@@ -10,10 +10,11 @@ Rules: :mod:`legislation.calculators._bonus_2021`.
 from __future__ import annotations
 
 from legislation.calculators import _bonus_2021 as rules
+from legislation.calculators import _bonus_2021_vans as lines
 from legislation.calculators.kit import Ctx, R
 
 FACTS = rules.FACTS
 
 
 def calculate(ctx: Ctx[R]) -> R:
-    return rules.calculate(ctx, rules.HIGH_NOT_KNOWN, True)
+    return rules.calculate(ctx, None, lines.vans)

@@ -114,23 +114,8 @@ def test_every_registered_calculator_compiles() -> None:
             # fails here), and never a number: a number left means a parameter the version does not give (a
             # CatalogueError at run time). A step whose argument may have an effect is left, as it must be.
             assert all(callable(getattr(Lean, method, None)) for method in form.left), (version.id, form.left)
-            left_numbers = {"money", "count", "qty"} & set(form.left)
-            assert left_numbers <= UNREACHABLE_NUMBERS.get(version.id, set()), (version.id, form.left)
+            assert not {"money", "count", "qty"} & set(form.left), (version.id, form.left)
 
-
-# Versions whose compiled form keeps a number call the version cannot reach: the compiler inlines a shared helper's
-# branches without folding its constant arguments. Each entry names the branch; at run time it is never taken (the
-# corpus and generated purchases run every version compiled, and a number the version does not give would raise).
-UNREACHABLE_NUMBERS: dict[str, set[str]] = {
-    # _bonus_2021.calculate(ctx, …, vans_own=False): the vans' own paragraph (décret 2021-977, from 2021-07-26)
-    "D251-7.2021-01-21": {"money"},
-    "D251-7.2021-07-01": {"money"},
-    # _bonus_2021.calculate(ctx, HIGH_NOT_KNOWN, …): a van or hydrogen vehicle above the middle band answers « not
-    # known » before ev_high_amount is read (the research gives no amount for them from 2021-07-26)
-    "D251-7.2021-07-26": {"money"},
-    "D251-7.2022-07-01": {"money"},
-    "D251-7.2022-07-31": {"money"},
-}
 
 
 def test_the_engine_runs_every_version_compiled() -> None:
