@@ -335,9 +335,12 @@ class Columnar:
                 self._paragraph(paragraph),
                 value_code,
             )
-        amount = self._amounts(columns, tables[6], leaf, size)
         where: Any = slice(None) if everything else rows
-        result.amount[s, where] = amount  # 0 where not known (no leaf adds to it)
+        contiguous = isinstance(where, slice)
+        if contiguous:  # straight into the result (a view of it, zeros: each row is traced once)
+            _amounts(columns, tables[6], leaf, result.amount[s, where])
+        else:
+            result.amount[s, where] = _amounts(columns, tables[6], leaf, np.zeros(size, dtype=np.int64))
         targets: tuple[np.ndarray[Any, Any], ...] = (
             result.status,
             result.amount_known,
@@ -346,7 +349,6 @@ class Columnar:
             result.kept,
             result.paragraph,
         )
-        contiguous = isinstance(where, slice)
         for target, table in zip(targets, tables, strict=False):
             if (table == table[0]).all():  # the same for every leaf (the version, often the status…)
                 target[s, where] = table[0]
@@ -356,25 +358,6 @@ class Columnar:
                 target[s, where] = np.take(table.astype(target.dtype), leaf, mode="clip")
         if fallback.any():
             result.fallback[s, where] = fallback[leaf]
-
-    @staticmethod
-    def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, size: int) -> Any:
-        """Each row's amount: its leaf's column, or its leaf's number (int32 while every value fits)."""
-        low = min([int(constants.min()), *(c[0].lo for c in columns.values())])
-        high = max([int(constants.max()), *(c[0].hi for c in columns.values())])
-        dtype = np.int32 if low > -(1 << 31) and high < (1 << 31) else np.int64  # disjoint leaves: no sum
-        amount: Any = None
-        for value, mask in columns.values():
-            if mask is None:  # every row of the chunk ends on this column
-                amount = value.value.astype(dtype)
-            elif amount is None:
-                amount = np.multiply(value.value, mask, dtype=dtype, casting="unsafe")
-            else:
-                np.add(amount, np.multiply(value.value, mask, dtype=dtype, casting="unsafe"), out=amount)
-        if constants.any():  # the leaves whose amount is a number: one table
-            constant = np.take(constants.astype(dtype), leaf, mode="clip")
-            amount = constant if amount is None else np.add(amount, constant, out=amount)
-        return 0 if amount is None else amount
 
     def _paragraph(self, paragraph: str | None) -> int:
         if paragraph is None:
@@ -428,6 +411,16 @@ class Columnar:
         result.version[s, i] = self._version_index[vid] if vid is not None else -1
         result.kept[s, i] = self._version_index[kept] if kept is not None else -1
         result.paragraph[s, i] = self._paragraph(paragraph)
+
+
+def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64) -> I64:
+    """Each row's amount into ``out`` (int64 zeros): its leaf's number, plus its leaf's column (0 where not known)."""
+    if constants.any():  # the leaves whose amount is a number: one table
+        np.take(constants, leaf, out=out, mode="clip")
+    for value, mask in columns.values():
+        values = value.value
+        np.add(out, values if mask is None else np.multiply(values, mask, dtype=values.dtype), out=out)
+    return out
 
 
 _SCHEME_INDEX = {s: k for k, s in enumerate(ALL_SCHEMES)}
