@@ -75,8 +75,8 @@ def split_lines(data: bytes, first_line: int, width: int) -> Lines:
     positions = np.flatnonzero(bad)
     if positions.size:
         suspect[np.searchsorted(starts, positions, side="right") - 1] = True
-    commas = np.flatnonzero(buf == 44)
-    fields = np.bincount(np.searchsorted(starts, commas, side="right") - 1, minlength=len(ends)) + 1
+    # commas per line (an empty line's start is its own line feed: 0)
+    fields = np.add.reduceat((buf == 44).view(np.uint8), np.minimum(starts, len(buf) - 1), dtype=np.int32) + 1
     nonempty = lengths > 0
     suspect |= nonempty & (fields != width)
     # a line that is only « \r »: Arrow would skip it as empty, the row path reports it (one field)
@@ -147,6 +147,7 @@ class Converted:
     expected_known: Bool | None = None
     day: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # decisive day ordinal
     eventful: Bool = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))  # leases of décret 2007-1873
+    dates: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros((3, 0), dtype=np.int64))
 
 
 def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = date.min) -> Converted:
@@ -186,7 +187,19 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
         found.expected, found.expected_known = np.ma.getdata(values).astype(np.int64), known
     found.day = decisive_days(columns, n)
     found.eventful = _early_leases(columns, n, until)
+    if found.eventful.any():
+        found.dates = np.stack(
+            [_ordinals(columns.get(c), n) for c in ("first_rent_date", "invoice_date", "order_date")]
+        )
     return found
+
+
+def _ordinals(days: Any, n: int) -> npt.NDArray[np.int64]:
+    """Day ordinals (``date.toordinal``) of a date column, -1 where not given (or absent)."""
+    if days is None:
+        return np.full(n, -1, dtype=np.int64)
+    ordinals = (days - EPOCH).astype(np.int64) + date(1970, 1, 1).toordinal()
+    return np.where(np.isnat(days), -1, ordinals)
 
 
 def _early_leases(columns: dict[str, Any], n: int, until: date) -> Bool:
@@ -312,9 +325,7 @@ def decisive_days(columns: dict[str, Any], n: int) -> npt.NDArray[np.int64]:
     none = np.full(n, np.datetime64("NaT"), dtype="datetime64[D]")
     rent = columns.get("first_rent_date", none)
     invoice = columns.get("invoice_date", none)
-    day = np.where(lease, rent, invoice)
-    ordinals = (day - EPOCH).astype(np.int64) + date(1970, 1, 1).toordinal()
-    return np.where(np.isnat(day), -1, ordinals)
+    return _ordinals(np.where(lease, rent, invoice), n)
 
 
 def enum_value(member: Enum | bool) -> str:

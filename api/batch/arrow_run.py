@@ -181,6 +181,8 @@ def _block(
                     out.take_columnar(tables, rows, result, _reason)
                     out.day[rows] = found.day[good]
                     out.eventful[rows] = found.eventful[good]
+                    if found.eventful.any():
+                        out.dates[:, rows] = found.dates[:, good]
     names = table.column_names if table is not None else []
     texts: dict[int, list[str]] = {}
     if by_cells and table is not None:
