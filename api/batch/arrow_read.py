@@ -128,12 +128,28 @@ def as_strings(batch: pa.RecordBatch | pa.Table) -> pa.Table:
             text = pc.if_else(column, "true", "false")
         elif pa.types.is_timestamp(kind):
             text = pc.strftime(column, format="%Y-%m-%d")
-        elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
-            text = column.cast(pa.string())
         else:
             text = column.cast(pa.string())
         columns.append(pc.fill_null(text, ""))
     return pa.table(columns, names=batch.schema.names)
+
+
+def unreadable_type(kind: pa.DataType) -> bool:
+    """A Parquet column type whose values are not a cell's text (lists, structs, maps, binary…)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    readable = (
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_boolean(kind)
+        or pa.types.is_integer(kind)
+        or pa.types.is_decimal(kind)
+        or pa.types.is_floating(kind)
+        or pa.types.is_date(kind)
+        or pa.types.is_timestamp(kind)
+        or pa.types.is_null(kind)
+    )
+    return not readable
 
 
 @dataclass(slots=True)

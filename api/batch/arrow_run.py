@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from api.batch.arrow_read import convert, read_strings, split_lines
 from api.batch.blocks import _reason
-from api.batch.csv_rows import CsvPlan, Invalid, converter
+from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
 from api.batch.lines import CONTROL, cells, check_id, undecodable
 from api.batch.results import Outcomes, Records, Tables
 from legislation.errors import InvalidFacts
@@ -56,6 +56,7 @@ class Piece:
     fallbacks: int = 0
     first_error: str | None = None
     compared: int = 0
+    recovered: int = 0  # blocks read again row by row after an unforeseen failure of the Arrow reading
     mismatches: list[tuple[int, str | None, int, int | None, str]] = field(default_factory=list)
 
 
@@ -83,6 +84,8 @@ def header_problem(header: list[str], expect: str | None) -> str | None:
     """Why a header cannot be read (None: it can)."""
     if expect is not None and expect not in header:
         return f"no column {expect!r} (--expect-column) in the header"
+    if expect is not None and _names([expect])[0] in CSV_COLUMNS:
+        return f"{expect!r} (--expect-column) is a fact of the purchase, not an expected amount"
     try:
         CsvPlan([n for n in header if n != expect])
     except Invalid as exc:
@@ -94,29 +97,33 @@ def header_problem(header: list[str], expect: str | None) -> str | None:
 
 
 def work(item: tuple[str, int, Any]) -> Piece:
+    """One block's piece. Should the Arrow reading or the columns fail on something unforeseen, the block is read
+    again by the row path, row by row (counted in ``recovered``): nothing a user sends gives a traceback."""
     kind, first, data = item
     if kind == "jsonl":
         return _jsonl(first, data)
     settings: Settings = _STATE["settings"]
+    try:
+        return _arrow_block(kind, first, data, every_row=settings.engine == "rows")
+    except Exception:  # noqa: BLE001 - the row path reads every row and words its errors
+        piece = _arrow_block(kind, first, data, every_row=True)
+        piece.recovered = 1
+        return piece
+
+
+def _arrow_block(kind: str, first: int, data: Any, *, every_row: bool) -> Piece:
+    settings: Settings = _STATE["settings"]
     if kind == "csv":
-        width = len(settings.header)
-        if settings.engine == "rows":
-            lines = split_lines(data, first, 0)  # every line suspect: the row path reads them all
-        else:
-            lines = split_lines(data, first, width)
+        # every line suspect (width 0) for the row engine: the row path reads them all
+        lines = split_lines(data, first, 0 if every_row else len(settings.header))
         table = read_strings(lines.clean_bytes, _names(settings.header)) if len(lines.clean) else None
         if table is not None and table.num_rows != len(lines.clean):  # not expected: read them one by one
-            lines.suspect = sorted(
-                lines.suspect + [(int(i), _line(data, lines.numbers[i] - first)) for i in lines.clean.tolist()]
-            )
-            lines.clean, table = lines.clean[:0], None
+            raise ValueError("the Arrow reading and the line sorting disagree")
         return _block(lines.numbers, table, lines.clean, lines.suspect)
     table = _strings(data)  # a Parquet batch
     n = table.num_rows
     numbers = first + np.arange(n, dtype=np.int64)
-    if settings.engine == "rows":
-        return _block(numbers, table, np.arange(n), [], every_row=True)
-    return _block(numbers, table, np.arange(n), [])
+    return _block(numbers, table, np.arange(n), [], every_row=every_row)
 
 
 def _names(header: list[str]) -> list[str]:
@@ -130,10 +137,6 @@ def _strings(batch: Any) -> pa.Table:
 
     table = as_strings(batch)
     return table.rename_columns(_names(table.column_names))
-
-
-def _line(data: bytes, index: int) -> bytes:
-    return data.split(b"\n")[index]
 
 
 def _block(

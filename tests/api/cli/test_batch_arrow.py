@@ -292,3 +292,37 @@ def test_a_dossier_that_matches_exits_0_and_reports_to_standard_error(tmp_path: 
     assert "2 rows compared, 0 differ" in result.stderr
     missing = run(str(path), "--expect-column", "paid")
     assert missing.exit_code == 2 and "no column 'paid'" in missing.stderr
+
+
+def test_refusals_before_any_row(tmp_path: Path) -> None:
+    nested = tmp_path / "nested.parquet"
+    pq.write_table(pa.table({"acquisition": ["purchase"], "vehicle": pa.array([[1, 2]])}), nested)
+    result = run(str(nested))
+    assert result.exit_code == 2 and "vehicle: list<" in result.stderr and "is not a cell" in result.stderr
+    dossier = tmp_path / "dossier.csv"
+    dossier.write_text("\n".join([DOSSIER_HEADER, *DOSSIER[:1]]) + "\n", encoding="utf-8")
+    fact = run(str(dossier), "--expect-column", "vehicle_acquisition_cost")
+    assert fact.exit_code == 2 and "is a fact of the purchase" in fact.stderr
+
+
+def test_a_block_the_arrow_reading_fails_on_is_read_row_by_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import api.batch.arrow_run
+
+    path = tmp_path / "in.csv"
+    path.write_text("\n".join([HEADER, *ROWS]) + "\n", encoding="utf-8")
+    expected = run(str(path), "--quiet", "--engine", "rows").stdout
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise ZeroDivisionError("unforeseen")
+
+    monkeypatch.setattr(api.batch.arrow_run, "convert", broken)
+    result = run(str(path))
+    assert result.stdout == expected
+    assert "1 block(s) read again row by row" in result.stderr
+
+
+def test_progress_is_forced_or_silenced(tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("\n".join([HEADER, *ROWS[:2]]) + "\n", encoding="utf-8")
+    assert "batch: " in run(str(path), "--progress", "--quiet").stderr  # forced: shown even with --quiet
+    assert run(str(path), "--quiet").stderr == ""  # not a terminal, or --quiet: nothing
