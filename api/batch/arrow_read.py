@@ -39,6 +39,10 @@ _SCALED = {
     3: r"^(?P<whole>[0-9]{1,9})(?:\.(?P<fraction>[0-9]{1,3}))?$",
 }
 _TUPLES = {t: i for i, t in enumerate(SCHEME_TUPLES)}
+# bytes that make a line suspect: a quote, DEL, and the C0 controls but the tab and the line feed (a carriage return
+# ending a line is cleared after)
+_SUSPECT_BYTE = np.zeros(256, dtype=np.bool_)
+_SUSPECT_BYTE[[34, 127, *range(0, 9), *range(11, 32)]] = True
 EPOCH = np.datetime64("1970-01-01", "D")
 
 
@@ -61,7 +65,7 @@ def split_lines(data: bytes, first_line: int, width: int) -> Lines:
     starts[0:1] = 0
     starts[1:] = ends[:-1] + 1
     lengths = ends - starts
-    bad = (buf == 34) | (buf == 127) | ((buf < 32) & (buf != 10) & (buf != 9))
+    bad = _SUSPECT_BYTE[buf]  # one look-up per byte (no temporary per condition: memory stays low)
     returns = np.flatnonzero(buf == 13)
     if returns.size:  # a carriage return ending a line (CRLF) is read as the line's end, as before
         before_newline = returns[(returns + 1 < len(buf))]
@@ -70,7 +74,7 @@ def split_lines(data: bytes, first_line: int, width: int) -> Lines:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        bad |= buf >= 128
+        bad |= buf >= 128  # a line that is not UTF-8: the row path names the column of the first bad byte
     suspect = np.zeros(len(ends), dtype=np.bool_)
     positions = np.flatnonzero(bad)
     if positions.size:

@@ -10,6 +10,7 @@ output and the derived columns from the outcomes, whichever engine gave them.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import multiprocessing
@@ -41,7 +42,7 @@ class Settings:
     expect: str | None = None  # the expected-amount column
     engine: str = "columnar"  # or "rows"
     out: str = "csv"  # csv | jsonl | parquet
-    reasons: bool = True  # every result not « computed » explained (False: only those explained once per key)
+    reasons: bool = False  # every result not « computed » explained (False: only those explained once per key)
     versions_dir: Path | None = None
 
 
@@ -77,6 +78,8 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
     names = [n for n in settings.header if n != settings.expect]
     _STATE["plan"] = CsvPlan(list(names)) if names else None  # JSON Lines: no header
     _STATE["settings"] = settings
+    with contextlib.suppress(NotImplementedError, pa.ArrowException):  # freed blocks given back at once
+        pa.jemalloc_set_decay_ms(0)
     gc.freeze()
 
 
