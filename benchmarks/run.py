@@ -10,7 +10,7 @@ see benchmarks/generate.py), medians over several runs:
 2. end to end: `vigueur batch` on a generated CSV (1 000 000 rows by default, in a temporary folder), CSV out,
    and the same rows as Parquet, Parquet out: wall time (median), rows/s and peak memory of the process tree (and
    on a tenth of the rows, to show that memory does not grow with the input); once each: one worker, the row
-   engine (its output compared), no per-row explanations, and the start-up cost (a one-row input);
+   engine (its output compared), the per-row explanations (--reasons), and the start-up cost (a one-row input);
 3. HTTP: `vigueur serve` on loopback, POST /v1/calculate from concurrent keep-alive clients: requests/s,
    median and 99th-percentile latency.
 4. the auditors' web pages: each page's render time on the server (benchmarks/ui.py), median over runs.
@@ -350,7 +350,7 @@ def batch_run(source: Path, target: Path, extra: list[str]) -> dict[str, Any]:
 def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     """`vigueur batch` on ``count`` generated rows: CSV → CSV and Parquet → Parquet (median of ``runs`` each, wall
     time and peak memory of the process tree), then once each: a tenth of the rows (memory does not grow with the
-    input), one worker, the row engine, no per-row explanations, and a one-row input (the fixed start-up cost)."""
+    input), one worker, the row engine, the per-row explanations (--reasons), and a one-row input (the start-up)."""
     catalogue = load_catalogue()
     source, small, parquet = workdir / "batch.csv", workdir / "batch-tenth.csv", workdir / "batch.parquet"
     one_row = workdir / "batch-one.csv"
@@ -369,7 +369,7 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     tenth = batch_run(small, workdir / "out-tenth.csv", [])
     one = batch_run(source, workdir / "out-one.csv", ["--workers", "1"])
     rows_engine = batch_run(source, workdir / "out-rows.csv", ["--engine", "rows"])
-    no_reasons = batch_run(source, workdir / "out-no-reasons.csv", ["--no-reasons"])
+    reasons = batch_run(source, workdir / "out-reasons.csv", ["--reasons"])
     start_up = [batch_run(one_row, workdir / "out-one-row.csv", [])["seconds"] for _ in range(3)]
     load_after = os.getloadavg()
     with (workdir / "out.csv").open(encoding="utf-8") as handle:
@@ -398,7 +398,7 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
         "one_worker_seconds": one["seconds"],
         "rows_engine_seconds": rows_engine["seconds"],
         "rows_engine_same_output": same,
-        "no_reasons_seconds": no_reasons["seconds"],
+        "reasons_seconds": reasons["seconds"],
         "start_up_seconds": statistics.median(start_up),
         "summary": timings[-1]["summary"],
         "parquet_summary": parquet_timings[-1]["summary"],
@@ -649,7 +649,7 @@ def _print_batch(r: dict[str, Any]) -> None:
     )
     print(
         f"  once: one worker {r['one_worker_seconds']:.2f} s; --engine rows {r['rows_engine_seconds']:.2f} s "
-        f"(same output: {r['rows_engine_same_output']}); --no-reasons {r['no_reasons_seconds']:.2f} s; "
+        f"(same output: {r['rows_engine_same_output']}); --reasons {r['reasons_seconds']:.2f} s; "
         f"start-up (one row) {r['start_up_seconds']:.2f} s"
     )
     print(f"  {r['summary']}")
