@@ -71,10 +71,11 @@ def split_lines(data: bytes, first_line: int, width: int) -> Lines:
         before_newline = returns[(returns + 1 < len(buf))]
         before_newline = before_newline[buf[before_newline + 1] == 10]
         bad[before_newline] = False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        bad |= buf >= 128  # a line that is not UTF-8: the row path names the column of the first bad byte
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            bad |= buf >= 128  # a line that is not UTF-8: the row path names the column of the first bad byte
     suspect = np.zeros(len(ends), dtype=np.bool_)
     positions = np.flatnonzero(bad)
     if positions.size:
@@ -179,6 +180,9 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
         if name == "id":
             continue
         text = table.column(name).combine_chunks()
+        if name != "acquisition" and _all_empty(text):  # a column no row gives: every row takes its default
+            columns[name] = _default_column(name, n)
+            continue
         if name in MONEY_FIELDS:
             values, known, wrong = _scaled(text, 2)
             values = _with_default(name, values, known)
@@ -237,6 +241,26 @@ def _early_leases(columns: dict[str, Any], n: int, until: date) -> Bool:
             days = columns[name]
             early |= ~np.isnat(days) & (days < limit)
     return lease & early
+
+
+def _all_empty(text: pa.Array) -> bool:
+    return len(text) == 0 or pc.max(pc.binary_length(text)).as_py() == 0
+
+
+def _default_column(name: str, n: int) -> Any:
+    """A column every row of which is empty: « not given », or the row's default (as the converters give it)."""
+    default = DEFAULTS.get(name)
+    if name == "schemes":
+        return np.full(n, _TUPLES[default], dtype=np.int8)
+    kind = FACTS[name][0]
+    if kind in ("enum", "bool"):
+        code = -1 if default is None else MEMBERS.get(name, (True, False)).index(default)
+        return np.full(n, code, dtype=np.int8)
+    if kind == "date":
+        return np.full(n, np.datetime64("NaT"), dtype="datetime64[D]")
+    if default is not None:
+        return np.full(n, default, dtype=np.int64)
+    return np.ma.MaskedArray(np.zeros(n, dtype=np.int64), mask=np.ones(n, dtype=np.bool_))
 
 
 def _given(values: Any) -> Bool:
