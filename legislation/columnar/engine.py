@@ -69,6 +69,7 @@ class ColumnarResult:
     paragraphs: list[str]
     errors: dict[int, InvalidFacts] = field(default_factory=dict)
     fallback_reasons: Counter[str] = field(default_factory=Counter)
+    paths: int = 0  # paths the traces ran (each a replay of a calculator in Python: what a batch's time goes to)
 
     @property
     def rows(self) -> int:
@@ -269,8 +270,8 @@ class Columnar:
         chunk_day = day if everything else day[rows]
         chunk = _Chunk(facts, None if everything else rows)
         chunk.taken["_day"] = Column("_day", "date", chunk_day, None)
-        # a trace pays ~0.1 ms of Python per path, the row engine ~20 µs per row: past one path per ROWS_PER_PATH
-        # rows of the chunk, the row engine is faster (the chunk is left to it, and counted)
+        # a trace pays ~40-100 µs of Python per path, the row engine ~20 µs per row: past one path per ROWS_PER_PATH
+        # rows of the chunk, the rows of the paths not explored yet are left to the row engine (and counted)
         limit = self.path_limit
         if self.rows_per_path:
             limit = min(limit, max(self.min_paths, len(chunk_day) // self.rows_per_path))
@@ -290,8 +291,10 @@ class Columnar:
             leaves = trace.explore(resolve)
         except TooManyPaths as exc:
             result.fallback[s, rows] = True
-            result.fallback_reasons[f"{plan.vid}: {exc}"] += len(rows)
+            result.fallback_reasons[f"{plan.vid}: {exc}"] += len(chunk_day)
             return
+        finally:
+            result.paths += trace.paths
         self._assemble(result, s, plan, leaves, rows, everything)
 
     def _assemble(

@@ -253,14 +253,16 @@ class Trace:
     def __init__(self, columns: Mapping[str, Column], defaults: Mapping[str, Any], size: int, limit: int) -> None:
         self.columns, self.defaults, self.size, self.limit = columns, defaults, size, limit
         self.cache: dict[Any, Sym] = {}
-        self.labels: dict[tuple[int, ...], list[Any]] = {}
         self.forced: tuple[int, ...] = ()
+        self.forced_labels: list[Any] = []  # the labels of each decision of the forced prefix (None: a truth)
         self.path: list[int] = []
+        self.path_labels: list[Any] = []  # the labels of each decision of the current path
         self.mask: Mask | None = None  # the rows of the current path (None: every row of the chunk)
         self.count = size  # how many
-        self.pending: list[tuple[tuple[int, ...], Mask | None]] = []
+        self.pending: list[tuple[tuple[int, ...], Mask | None, list[Any]]] = []
         self.reads: dict[str, Any] = {}
         self.concrete: set[str] = set()  # facts read as plain values (:class:`Concretize`)
+        self.paths = 0
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -275,13 +277,14 @@ class Trace:
                 self.concrete.add(exc.name)
 
     def _explore(self, function: Callable[[Trace], Any]) -> list[tuple[Mask | None, Any]]:
-        self.pending = [((), None)]
-        self.labels = {}
+        self.pending = [((), None, [])]
+        self.paths = 0  # paths run (each a replay of the function)
         leaves: list[tuple[Mask | None, Any]] = []
         with np.errstate(all="ignore"):  # values outside a path's rows are computed and never read
             while self.pending:
-                self.forced, self.mask = self.pending.pop()
-                self.path, self.reads = [], {}
+                self.forced, self.mask, self.forced_labels = self.pending.pop()
+                self.paths += 1
+                self.path, self.path_labels, self.reads = [], [], {}
                 self.count = self.size if self.mask is None else int(np.count_nonzero(self.mask))
                 try:
                     result = function(self)
@@ -290,8 +293,12 @@ class Trace:
                 except Exception as exc:  # noqa: BLE001 - any failure: the row engine computes these rows
                     result = Fallback(f"{type(exc).__name__}: {exc}")
                 leaves.append((self.mask, result))
-                if len(leaves) > self.limit:
-                    raise TooManyPaths(f"more than {self.limit} paths")
+                if len(leaves) >= self.limit and self.pending:
+                    # the paths found are kept (their rows are decided); the rows of the paths not explored yet
+                    # go to the row engine
+                    beyond = Fallback(f"more than {self.limit} paths")
+                    leaves.extend((mask, beyond) for _, mask, _ in self.pending)
+                    self.pending = []
         return leaves
 
     def _decide(self, labels: list[Any], conditions: Callable[[], list[Mask]]) -> Any:
@@ -300,27 +307,30 @@ class Trace:
         if k < len(self.forced):  # replaying a prefix: the decision is known, and so is the path's mask
             i = self.forced[k]
             self.path.append(i)
-            return self.labels.get(tuple(self.forced[:k]), labels)[i]
+            found = self.forced_labels[k]
+            self.path_labels.append(found)
+            return found[i]
         mask = self.mask
         present: list[tuple[int, Mask]] = []
         for i, condition in enumerate(conditions()):
             sub = condition if mask is None else mask & condition
             if sub.any():
                 present.append((i, sub))
-        prefix = tuple(self.path)
-        self.labels[prefix] = labels
         if len(present) == 1:  # every row of the path goes the same way: no split
             i = present[0][0]
         else:
+            prefix, prefix_labels = tuple(self.path), [*self.path_labels, labels]
             for j, sub in present[1:]:
-                self.pending.append(((*prefix, j), sub))
+                self.pending.append(((*prefix, j), sub, prefix_labels))
             i, self.mask = present[0]
             self.count = int(np.count_nonzero(self.mask))
         self.path.append(i)
+        self.path_labels.append(labels)
         return labels[i]
 
     def decide_bool(self, truth: Sym) -> bool:
         k = len(self.path)
+        self.path_labels.append(None)
         if k < len(self.forced):
             i = self.forced[k]
             self.path.append(i)
@@ -335,7 +345,7 @@ class Trace:
             self.path.append(0)
             return True
         other = ~value if mask is None else mask ^ held
-        self.pending.append(((*self.path, 1), other))
+        self.pending.append(((*self.path, 1), other, self.path_labels[:]))
         self.path.append(0)
         self.mask, self.count = held, count
         return True
@@ -375,7 +385,7 @@ class Trace:
         codes = self._present(column)
         labels = [None if c < 0 else column.members[c] for c in codes]
         if len(codes) == 1:  # one value in the whole chunk
-            self.labels[tuple(self.path)] = labels
+            self.path_labels.append(labels)
             self.path.append(0)
             return labels[0]
         return self._decide(labels, lambda: [self._equals(column, c) for c in codes])
@@ -412,7 +422,7 @@ class Trace:
             return [*masks, null] if has_null and null is not None else masks
 
         if len(labels) == 1:
-            self.labels[tuple(self.path)] = labels
+            self.path_labels.append(labels)
             self.path.append(0)
             return labels[0]
         return self._decide(labels, conditions)
@@ -426,7 +436,7 @@ class Trace:
         if len(found) > 512:
             raise Unvectorisable(f"{value.key!r} used as a plain number: {len(found)} different values")
         if len(found) == 1:
-            self.labels[tuple(self.path)] = found
+            self.path_labels.append(found)
             self.path.append(0)
             return found[0]
         return self._decide(found, lambda: [value.value == v for v in found])  # type: ignore[no-any-return]
@@ -627,9 +637,8 @@ def _bounds(name: str, a: Any, b: Any) -> tuple[int, int]:
 
 
 class SymRow:
-    """What a calculator reads as ``ctx.row``: each attribute is the fact for the rows of the current path."""
-
-    __slots__ = ("_trace",)
+    """What a calculator reads as ``ctx.row``: each attribute is the fact for the rows of the current path (one
+    SymRow per path: a fact read once is then an attribute of the instance, read without a call)."""
 
     def __init__(self, trace: Trace) -> None:
         object.__setattr__(self, "_trace", trace)
@@ -638,7 +647,9 @@ class SymRow:
         trace: Trace = object.__getattribute__(self, "_trace")
         if name not in trace.defaults:
             raise AttributeError(name)
-        return trace.read(name)
+        value = trace.read(name)
+        object.__setattr__(self, name, value)
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise Unvectorisable(f"a calculator sets row.{name}")

@@ -184,9 +184,11 @@ def test_a_chunk_with_too_many_paths_per_row_goes_to_the_row_engine_and_is_repor
     rows, _ = _generated(11, 20)
     engine = Engine(CATALOGUE)
     runner = Columnar(CATALOGUE, engine)
-    runner.rows_per_path, runner.min_paths = 10**6, 3  # any chunk past 3 paths: to the row engine
+    runner.rows_per_path, runner.min_paths = 10**6, 3  # past 3 paths in a chunk: its other rows to the row engine
     result = runner.compute(_columns(rows))
     assert any("more than 3 paths" in reason for reason in result.fallback_reasons), result.fallback_reasons
+    decided = result.requested & ~result.fallback
+    assert 0 < decided.sum() < result.results  # the 3 paths found are kept, the rest is computed row by row
     for i, row in enumerate(rows):
         assert _columnar(result, i) == _row_engine(engine, row)
 
