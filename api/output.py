@@ -51,7 +51,19 @@ def _orjson(document: Any) -> bytes | None:
         out = orjson.dumps(document, option=_ORJSON_OPTIONS)
     except TypeError:  # orjson.JSONEncodeError included
         return None
-    return None if _EXPONENT.search(out) is not None else out + b"\n"
+    return None if _has_exponent(out) else out + b"\n"
+
+
+def _has_exponent(out: bytes) -> bool:
+    """A digit, « e », a sign, a digit somewhere in ``out`` (what ``_EXPONENT`` matches; found with
+    ``bytes.find``, which is many times faster than the regular expression on a few kilobytes)."""
+    for marker in (b"e-", b"e+"):
+        at = out.find(marker, 1)
+        while at != -1:
+            if _EXPONENT.match(out, at - 1) is not None:
+                return True
+            at = out.find(marker, at + 1)
+    return False
 
 
 def _json(document: Any) -> str:

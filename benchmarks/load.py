@@ -282,7 +282,8 @@ def one_run(backend: str, connections: int, args: argparse.Namespace) -> Run | N
 WRK_SCRIPT = r"""
 -- benchmarks/load.py --calculate: POST /v1/calculate with the bodies of $VIGUEUR_BODIES (one JSON per line),
 -- counting the answers of each worker (X-Vigueur-Worker).
-local bodies, index, counts, threads = {}, 0, {}, {}
+local bodies, index, threads = {}, 0, {}
+counts = {}  -- a global: done() reads each thread's with thread:get("counts")
 function setup(thread) table.insert(threads, thread) end
 function init(args)
   for line in io.lines(os.getenv("VIGUEUR_BODIES")) do table.insert(bodies, line) end
@@ -313,19 +314,35 @@ def calculate_bodies(count: int = 2000, seed: int = 11) -> list[bytes]:
     sys.path.insert(0, str(ROOT))
     from api.catalogue.loader import load_catalogue
     from api.purchase.render import calculate_document
-    from api.purchase.request import parse_request
+    from api.purchase.request import CalculationRequest, parse_request
     from benchmarks.generate import request, rows
 
     catalogue = load_catalogue()
     bodies = []
     for cells in rows(catalogue, count, seed=seed):
         try:
-            body = json.dumps(request(cells), separators=(",", ":")).encode()
+            body = json.dumps(_integers(request(cells), CalculationRequest), separators=(",", ":")).encode()
             calculate_document(catalogue, parse_request(body))
         except Exception:  # noqa: BLE001 - refused (422) by the API as well: not a calculation to time
             continue
         bodies.append(body)
     return bodies
+
+
+def _integers(doc: dict[str, Any], model: Any) -> dict[str, Any]:
+    """The integer fields of the request contract as JSON integers (the generator writes CSV cells, strings)."""
+    import typing
+
+    for name, info in model.model_fields.items():
+        value = doc.get(name)
+        kinds = typing.get_args(info.annotation) or (info.annotation,)
+        if isinstance(value, dict):
+            sub = next((k for k in kinds if hasattr(k, "model_fields")), None)
+            if sub is not None:
+                _integers(value, sub)
+        elif isinstance(value, str) and int in kinds and value.isdigit():
+            doc[name] = int(value)
+    return doc
 
 
 def wrk_run(port: int, bodies_file: Path, script: Path, connections: int, duration: float) -> dict[str, Any]:

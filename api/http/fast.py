@@ -25,7 +25,6 @@ from api.catalogue import live
 from api.http.admission import ASGIApp, Message, Receive, Scope, Send
 from api.http.deps import JSON_TYPES, known_headers
 from api.output import dumps_bytes
-from api.purchase.json_strict import duplicate_keys
 from api.purchase.render import calculate_document
 from api.purchase.request import parse_request
 from api.settings import MAX_BODY_BYTES
@@ -97,14 +96,13 @@ async def _answer(scope: Scope, body: bytes) -> tuple[list[tuple[bytes, bytes]],
     app = scope["app"]
     try:
         now = datetime.now(UTC)
-        if duplicate_keys(body):  # the application's dependency refuse_duplicate_keys answers
-            return None
         session = Session(app.state.engine)
         try:
             latest: live.LiveCatalogue = app.state.live
             known = await latest.latest(session)
         finally:
             await live.close_session(session)
+        # parse_request refuses a key given twice too: the route then answers, its dependency refuse_duplicate_keys
         content = dumps_bytes(calculate_document(known.catalogue, parse_request(body)))
     except Exception:  # every error is the route's own: it answers this request again, from the start
         return None
