@@ -69,6 +69,13 @@ ENERGIES = np.array(
 )
 
 
+# The peer's is_legal_person (False, True) as buyer_person_kind codes.
+PERSONS = np.array(
+    [_code("buyer_person_kind", PersonKind.NATURAL_PERSON), _code("buyer_person_kind", PersonKind.LEGAL_PERSON)],
+    dtype=np.int8,
+)
+
+
 def peer_venv(peer: Path) -> Path:
     """The peer's interpreter: ``build/peer-venv`` with the peer's requirements (made once)."""
     python = PEER_VENV / "bin" / "python"
@@ -107,17 +114,13 @@ def generate(peer: Path, n: int) -> tuple[dict[str, np.ndarray[Any, Any]], np.nd
 def vigueur_columns(peer: dict[str, np.ndarray[Any, Any]], days: np.ndarray[Any, Any]) -> dict[str, Any]:
     """The input building: vigueur's columns (codes, cents, thousandths) from the peer's arrays."""
     n = len(peer["acquisition_cost"])
-    category = CATEGORIES[peer["category"]]
+    category = np.take(CATEGORIES, peer["category"])  # np.take: half the time of an index of a small table
     phev = peer["is_plug_in_hybrid"]
     thermal = (peer["category"] <= 1) & ~phev & (peer["co2_g_per_km"] > 0)
     # the energy by a table: 0 electric, 1 plug-in hybrid, 2 thermal, 3 hydrogen (one of them at most)
     kind = phev.view(np.uint8) + thermal.view(np.uint8) * np.uint8(2) + peer["is_hydrogen"].view(np.uint8) * np.uint8(3)
-    energy = ENERGIES[kind]
-    person = np.where(
-        peer["is_legal_person"],
-        _code("buyer_person_kind", PersonKind.LEGAL_PERSON),
-        _code("buyer_person_kind", PersonKind.NATURAL_PERSON),
-    ).astype(np.int8)
+    energy = np.take(ENERGIES, kind)
+    person = np.take(PERSONS, peer["is_legal_person"].view(np.uint8))
     return {
         "acquisition": np.full(n, _code("acquisition", Acquisition.PURCHASE), dtype=np.int8),
         "invoice_date": days,

@@ -15,7 +15,7 @@ from api.output import dumps
 from api.problem_types import BLANK, problem
 from api.terminal import is_terminal
 from legislation import Catalogue
-from legislation.errors import CatalogueError
+from legislation.errors import CatalogueError, InvalidDates, InvalidFacts
 
 if TYPE_CHECKING:
     from api.purchase.request import CalculationRequest
@@ -58,6 +58,12 @@ def fail(status: int, title: str, errors: list[dict[str, str]], code: int, *, ty
     fail_with(problem(status, title, type_=type_, errors=errors), code)
 
 
+def fail_facts(exc: InvalidFacts) -> NoReturn:
+    """Exit 2 with the problem document the API answers for facts it refuses (422, the field named)."""
+    title = "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts"
+    fail(422, title, [{"field": exc.field or "", "message": str(exc)}], 2)
+
+
 def fail_with(document: dict[str, Any], code: int) -> NoReturn:
     """Print ``document`` (a problem) on standard error, as the API's body, and exit with ``code``."""
     typer.echo(dumps(document), nl=False, err=True)
@@ -97,9 +103,9 @@ def parse_raw(raw: bytes) -> CalculationRequest:
     except RequestError as exc:
         fail(422, "Invalid request", exc.errors, 2)
 
+
 def parse_day(value: str) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
         fail(422, "Invalid date", [{"field": "on", "message": f"{value!r} is not a date YYYY-MM-DD"}], 2)
-

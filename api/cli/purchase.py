@@ -16,13 +16,13 @@ from api.cli.options import (
     RequestFile,
     VersionsDir,
     catalogue_from,
-    fail,
+    fail_facts,
     parse_raw,
     read_raw,
     read_request,
 )
 from legislation import Catalogue
-from legislation.errors import InvalidDates, InvalidFacts
+from legislation.errors import InvalidFacts
 
 if TYPE_CHECKING:
     from api.purchase.request import CalculationRequest
@@ -39,10 +39,7 @@ def _document(kind: str, catalogue: Catalogue, request: CalculationRequest) -> d
             return calculate_document(catalogue, request)
         return resolve_document(catalogue, request)
     except InvalidFacts as exc:
-        title = "Invalid dates" if isinstance(exc, InvalidDates) else "Invalid facts"
-        fail(422, title, [{"field": exc.field or "", "message": str(exc)}], 2)
-    raise AssertionError("unreachable")  # pragma: no cover
-
+        fail_facts(exc)
 
 
 def calculate(
@@ -107,4 +104,3 @@ def _print(doc: dict[str, Any], explain: bool, as_json: bool, kind: str) -> None
         typer.echo((explain_calculation if kind == "calculate" else explain_resolution)(doc), nl=False)
         return
     emit(doc, as_json, calculation if kind == "calculate" else resolution)
-

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from api.cli.options import Explain, JsonOut, RequestFile, VersionsDir, catalogue_from, fail, read_request
+from api.cli.options import Explain, JsonOut, RequestFile, VersionsDir, catalogue_from, fail, fail_facts, read_request
 from legislation.errors import InvalidFacts
 
 FromDay = Annotated[
@@ -58,7 +58,7 @@ def timeline(
             what_if_order=not no_what_if,
         )
     except InvalidFacts as exc:
-        fail(422, "Invalid dates", [{"field": exc.field or "", "message": str(exc)}], 2)
+        fail_facts(exc)
     if explain:
         typer.echo(explain_timeline(doc), nl=False)
         return

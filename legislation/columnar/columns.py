@@ -15,7 +15,7 @@ g/km, months              int64
 
 Any column may be a ``numpy.ma.MaskedArray`` (masked: not given). An absent column is « not given » for every
 row (``vehicle_battery_rental_cost``: 0, as the row's default; ``scrapped_vehicle``: true where a ``scrapped_*``
-fact is given). ``acquisition`` is required.
+fact is given, false where none is — an empty enum cell or a NaT is not given). ``acquisition`` is required.
 """
 
 from __future__ import annotations
@@ -77,14 +77,21 @@ def normalise(columns: Mapping[str, Any]) -> tuple[int, dict[str, Column]]:
     n = sizes.pop()
     found = {name: _column(name, columns[name], n) for name in columns if name != "schemes"}
     if "scrapped_vehicle" not in found:
-        given = [~c.null if c.null is not None else None for c in (found.get(s) for s in SCRAPPED) if c is not None]
+        given = [_given(c) for c in (found.get(s) for s in SCRAPPED) if c is not None]
         if given:
-            if any(g is None for g in given):
-                flag = np.ones(n, dtype=np.int8)
-            else:
-                flag = np.logical_or.reduce([g for g in given if g is not None]).astype(np.int8)
-            found["scrapped_vehicle"] = Column("scrapped_vehicle", "bool", 1 - flag, None, (True, False))
+            every = [g for g in given if g is not None]
+            flag = None if len(every) < len(given) else np.logical_or.reduce(every).astype(np.int8)
+            codes = np.zeros(n, dtype=np.int8) if flag is None else 1 - flag  # True (0) where a fact is given
+            found["scrapped_vehicle"] = Column("scrapped_vehicle", "bool", codes, None, (True, False))
     return n, found
+
+
+def _given(column: Column) -> np.ndarray[Any, Any] | None:
+    """Which rows give the fact (None: every row); an enum's « not given » is its code -1, not a mask."""
+    if column.kind in ("enum", "bool"):
+        given = column.values >= 0
+        return None if given.all() else given
+    return None if column.null is None else ~column.null
 
 
 def _column(name: str, data: Any, n: int) -> Column:
@@ -100,7 +107,7 @@ def _column(name: str, data: Any, n: int) -> Column:
             null = nat if null is None else (null | nat)
         elif kind in ("enum", "bool"):
             values, missing = _codes(name, array, members)
-            null = missing if null is None else (null | missing)
+            null = missing if null is None else null if missing is None else (null | missing)
             values = values.copy() if null is not None and values is array else values
             if null is not None:
                 values[null] = -1

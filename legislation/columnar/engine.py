@@ -208,21 +208,27 @@ class Columnar:
             ],
             dtype=np.int64,
         )
-        first, last = (int(day.min()), int(day.max())) if len(day) else (0, 0)
+        decided = day if not row_fallback.any() else day[~row_fallback]  # a fallback row's day may be a filler
+        first, last = (int(decided.min()), int(decided.max())) if len(decided) else (0, 0)
         low = int(np.searchsorted(starts, first, side="right")) - 1
         if low >= 0 and low == int(np.searchsorted(starts, last, side="right")) - 1 and last < ends[low]:
-            which = np.where(row_fallback, -1, low)  # one version in force on every day: no search per row
-        else:
-            which = np.searchsorted(starts, day, side="right") - 1
-            in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
-            which = np.where(in_force & ~row_fallback, which, -1)
-            gap = ~in_force & ~row_fallback
-            if gap.any():
-                result.status[s, gap] = _STATUS[NO_VERSION]
-                for array in (result.eligible, result.version, result.kept, result.paragraph):
-                    array[s, gap] = -1
+            # one version in force on every day (one date, or dates within one version): no search, no gathering
+            rows: Any = slice(None) if not row_fallback.any() else np.flatnonzero(~row_fallback)
+            count = len(day) if isinstance(rows, slice) else len(rows)
+            for start in range(0, count, self.chunk):
+                part = slice(start, start + self.chunk) if isinstance(rows, slice) else rows[start : start + self.chunk]
+                self._trace(result, s, plan.plans[low], facts, day, part)
+            return
+        which = np.searchsorted(starts, day, side="right") - 1
+        in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
+        which = np.where(in_force & ~row_fallback, which, -1).astype(np.int16)  # int16: a radix sort below
+        gap = ~in_force & ~row_fallback
+        if gap.any():
+            result.status[s, gap] = _STATUS[NO_VERSION]
+            for array in (result.eligible, result.version, result.kept, result.paragraph):
+                array[s, gap] = -1
         low, high = int(which.min()), int(which.max())
-        if low == high:  # one version for every row (one date, or dates within one version): no gathering
+        if low == high:  # every row in one version
             if low >= 0:
                 for start in range(0, len(which), self.chunk):
                     self._trace(result, s, plan.plans[low], facts, day, slice(start, start + self.chunk))
@@ -291,10 +297,12 @@ class Columnar:
         """Each leaf's outcome into the result's arrays: a leaf number per row, then one small table per array."""
         size = len(range(len(result.status[s]))[rows]) if isinstance(rows, slice) else len(rows)
         small = len(leaves) < 256
-        leaf = np.zeros(size, dtype=np.uint8 if small else np.int32)
-        amount: Any = None  # the amounts of the leaves whose amount is a column (the others: a table)
+        leaf: npt.NDArray[np.integer[Any]] = np.zeros(size, dtype=np.uint8 if small else np.int32)
         tables = np.zeros((7, len(leaves)), dtype=np.int64)  # status, known, eligible, version, kept, paragraph, amount
         fallback = np.zeros(len(leaves), dtype=np.bool_)
+        # the leaves whose amount is a column, by column: several leaves often end on the same one (the same rate,
+        # reached by paths split on an enum), so that their rows are gathered by one mask and added once
+        columns: dict[int, list[Any]] = {}
         for j, (mask, outcome) in enumerate(leaves):
             if j and mask is not None:  # the masks are disjoint: a leaf number is a sum
                 if small:
@@ -310,11 +318,11 @@ class Columnar:
                 continue
             _, status, value, eligible, vid, paragraph, kept = outcome
             if value is not None and not isinstance(value, int):
-                if amount is None:  # int32 while every amount fits (half the memory traffic)
-                    amount = np.zeros(size, dtype=np.int32 if value.hi < (1 << 31) // len(leaves) else np.int64)
-                elif value.hi >= (1 << 31) // len(leaves):
-                    amount = amount.astype(np.int64)
-                np.add(amount, value.value if mask is None else value.value * mask, out=amount, casting="unsafe")
+                found = columns.get(id(value))
+                if found is None:
+                    columns[id(value)] = [value, mask]
+                elif found[1] is not None:
+                    found[1] = None if mask is None else found[1] | mask
                 value_code = 0
             else:
                 value_code = value or 0
@@ -327,13 +335,12 @@ class Columnar:
                 self._paragraph(paragraph),
                 value_code,
             )
-        if tables[6].any():  # the leaves whose amount is a number: one table
-            constant = tables[6].astype(amount.dtype if amount is not None else np.int64)[leaf]
-            amount = constant if amount is None else np.add(amount, constant, out=amount, casting="unsafe")
-        elif amount is None:
-            amount = 0
         where: Any = slice(None) if everything else rows
-        result.amount[s, where] = amount  # 0 where not known (no leaf adds to it)
+        contiguous = isinstance(where, slice)
+        if contiguous:  # straight into the result (a view of it, zeros: each row is traced once)
+            _amounts(columns, tables[6], leaf, result.amount[s, where])
+        else:
+            result.amount[s, where] = _amounts(columns, tables[6], leaf, np.zeros(size, dtype=np.int64))
         targets: tuple[np.ndarray[Any, Any], ...] = (
             result.status,
             result.amount_known,
@@ -345,8 +352,10 @@ class Columnar:
         for target, table in zip(targets, tables, strict=False):
             if (table == table[0]).all():  # the same for every leaf (the version, often the status…)
                 target[s, where] = table[0]
+            elif contiguous:  # straight into the result (a view of it)
+                np.take(table.astype(target.dtype), leaf, out=target[s, where], mode="clip")
             else:
-                target[s, where] = table.astype(target.dtype)[leaf]
+                target[s, where] = np.take(table.astype(target.dtype), leaf, mode="clip")
         if fallback.any():
             result.fallback[s, where] = fallback[leaf]
 
@@ -402,6 +411,16 @@ class Columnar:
         result.version[s, i] = self._version_index[vid] if vid is not None else -1
         result.kept[s, i] = self._version_index[kept] if kept is not None else -1
         result.paragraph[s, i] = self._paragraph(paragraph)
+
+
+def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64) -> I64:
+    """Each row's amount into ``out`` (int64 zeros): its leaf's number, plus its leaf's column (0 where not known)."""
+    if constants.any():  # the leaves whose amount is a number: one table
+        np.take(constants, leaf, out=out, mode="clip")
+    for value, mask in columns.values():
+        values = value.value
+        np.add(out, values if mask is None else np.multiply(values, mask, dtype=values.dtype), out=out)
+    return out
 
 
 _SCHEME_INDEX = {s: k for k, s in enumerate(ALL_SCHEMES)}

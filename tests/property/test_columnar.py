@@ -22,8 +22,9 @@ from api.catalogue.loader import load_catalogue
 from api.purchase.render import to_purchase
 from legislation import InvalidDates, Role
 from legislation.calculators.kit import Outcome
-from legislation.columnar import Columnar, ColumnarResult, ColumnError, compute
+from legislation.columnar import STATUSES, Columnar, ColumnarResult, ColumnError, compute
 from legislation.columnar.columns import from_rows
+from legislation.enums import Acquisition, Scheme, VehicleCategory
 from legislation.errors import InvalidFacts
 from legislation.fast import Engine, Row, explained_outcome
 from legislation.fast.engine import Kernel
@@ -198,3 +199,34 @@ def test_invalid_dates_are_errors_of_their_row() -> None:
     }
     result = compute(columns, CATALOGUE)
     assert isinstance(result.errors[0], InvalidDates) and 1 not in result.errors
+
+
+def test_without_a_scrapped_vehicle_column_a_row_that_gives_no_scrapped_fact_has_none() -> None:
+    """No ``scrapped_vehicle`` column: a row with a ``scrapped_*`` fact has a scrapped vehicle, a row whose cells of
+    those columns are empty has none (« not given » is not « scrapped », whatever the column's form)."""
+    n = 4
+    columns = {
+        "acquisition": np.array(["purchase"] * n),
+        "invoice_date": np.array(["2022-09-01"] * n, dtype="datetime64[D]"),
+        "vehicle_category": np.array(["passenger_car"] * n),
+        "scrapped_category": np.array(["passenger_car", "", "", ""]),  # an enum: « not given » is a code, not a mask
+        "scrapped_destruction_date": np.array(["NaT", "2022-08-20", "NaT", "NaT"], dtype="datetime64[D]"),
+        "scrapped_energy": np.ma.MaskedArray(np.array([0, 0, 0, 0], dtype=np.int8), mask=[True, True, True, False]),
+        "schemes": np.array(["conversion_premium"] * n),
+    }
+    result = compute(columns, CATALOGUE)
+    premium = result.schemes.index(next(s for s in result.schemes if s.value == "conversion_premium"))
+    # conversion_premium_2022_07_31 (D. 251-8 from 2022-07-31, amounts not on file): a scrapped vehicle → « not
+    # covered », amount unknown; no scrapped vehicle → refused, 0 €, not eligible
+    statuses = [STATUSES[int(c)] for c in result.status[premium]]
+    assert statuses == ["not_covered_on_file", "not_covered_on_file", "computed", "not_covered_on_file"]
+    assert int(result.amount[premium, 2]) == 0 and int(result.eligible[premium, 2]) == 0
+    assert not result.amount_known[premium, [0, 1, 3]].any()
+    engine = Engine(CATALOGUE)
+    no_scrap = Row(
+        acquisition=Acquisition.PURCHASE,
+        invoice_date=date(2022, 9, 1),
+        vehicle_category=VehicleCategory.PASSENGER_CAR,
+        schemes=(Scheme.CONVERSION_PREMIUM,),
+    )
+    assert result.outcomes(2) == engine.outcomes(no_scrap)
