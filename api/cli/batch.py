@@ -1,83 +1,218 @@
-"""`vigueur batch`: many purchases in (CSV or JSON Lines), one result per scheme out, in the same format.
+"""`vigueur batch`: many purchases in (CSV, Parquet or JSON Lines), one result per scheme out (CSV, Parquet or JSON
+Lines), with an optional expected-amount column that turns a dossier of amounts paid into a regression run.
 
-The reading, the chunks and the worker processes are :mod:`api.batch.run`; this module is the command: its
-arguments, the problems it reports and the summary on standard error. Exit code: 0 every row valid; 1 some
-rows invalid (all the others computed); 2 bad arguments or CSV header; 3 invalid catalogue.
+The reading, the blocks and the worker processes are :mod:`api.batch.arrow_run`; this module is the command: its
+arguments, the problems it reports, the mismatch report and the summary on standard error. Exit code: 0 every row
+valid (and, with ``--expect-column``, every expected amount equal); 1 some rows invalid (all the others computed);
+2 bad arguments or header; 3 invalid catalogue; 4 some computed amounts differ from the expected ones.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import os
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, BinaryIO
+from typing import Annotated, Any, BinaryIO
 
 import typer
 
-from api.batch.blocks import OUTPUT_COLUMNS, ChunkResult, CsvPlan, Invalid
-from api.batch.run import (
-    PARALLEL_FROM_BYTES,
-    Format,
-    Progress,
-    add_result,
-    compute_blocks,
-    read_blocks,
-    use_engine,
-)
+from api.batch.arrow_run import Piece, Settings, header_problem, run_pieces, setup
+from api.batch.results import OUTPUT_COLUMNS, euros
+from api.batch.run import PARALLEL_FROM_BYTES, Progress, read_blocks
 from api.cli.options import VersionsDir, catalogue_from, fail
-from legislation.fast import Engine
+
+ARROW_SCALE = 16  # CSV blocks of 16 × 1 MB (≈ 80 000 rows) on the columnar path: the columns amortise their work
+PARQUET_BATCH_ROWS = 100_000
+MISMATCH_COLUMNS = ("line", "id", "expected", "computed", "difference", "version_id")
+
+
+class Format(StrEnum):
+    CSV = "csv"
+    JSONL = "jsonl"
+    PARQUET = "parquet"
+
+
+class EngineName(StrEnum):
+    COLUMNAR = "columnar"
+    ROWS = "rows"
+
+
+def _by_extension(name: str) -> Format | None:
+    lower = name.lower()
+    if lower.endswith((".jsonl", ".ndjson")):
+        return Format.JSONL
+    if lower.endswith((".parquet", ".pq")):
+        return Format.PARQUET
+    if lower.endswith(".csv"):
+        return Format.CSV
+    return None
 
 
 def batch(
     input_path: Annotated[
-        str, typer.Argument(metavar="INPUT", help="CSV or JSON Lines file; '-' reads standard input.")
+        str, typer.Argument(metavar="INPUT", help="CSV, Parquet or JSON Lines file; '-' reads standard input.")
     ],
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the results here (default: standard output).")
     ] = None,
-    format: Annotated[
-        Format | None, typer.Option("--format", help="csv or jsonl (default: from the extension, else csv).")
-    ] = None,  # noqa: A002
+    format: Annotated[  # noqa: A002
+        Format | None,
+        typer.Option("--format", help="Input format: csv, parquet or jsonl (default: from the extension, else csv)."),
+    ] = None,
+    out_format: Annotated[
+        Format | None,
+        typer.Option("--out-format", help="Output format (default: from the --out extension, else the input's)."),
+    ] = None,
+    engine: Annotated[
+        EngineName,
+        typer.Option("--engine", help="columnar (whole columns; default) or rows (the row engine for every row)."),
+    ] = EngineName.COLUMNAR,
+    expect_column: Annotated[
+        str | None,
+        typer.Option(
+            "--expect-column",
+            help="A column of expected amounts (euros, e.g. paid_amount): report the rows whose amount differs.",
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Write the mismatch report (CSV) here (default: standard error)."),
+    ] = None,
+    reasons: Annotated[
+        bool,
+        typer.Option(
+            "--reasons/--no-reasons",
+            help="Explain every result that is not « computed » (reason, missing_facts), one explained answer each.",
+        ),
+    ] = True,
     workers: Annotated[
         int | None,
         typer.Option(
-            "--workers",
-            min=1,
-            help=("Processes computing chunks (default: one per core for inputs over 4 MB, else 1)."),
+            "--workers", min=1, help="Processes computing blocks (default: one per core for inputs over 4 MB)."
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No summary on standard error.")] = False,
+    progress: Annotated[
+        bool, typer.Option("--progress", help="Show the progress line even when standard error is not a terminal.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress line and no summary on standard error.")] = False,
     versions_dir: VersionsDir = None,
 ) -> None:
-    """Compute many purchases: CSV (documented header) or JSON Lines in, results out in the same format."""
-    kind = format or (Format.JSONL if input_path.endswith((".jsonl", ".ndjson")) else Format.CSV)
+    """Compute many purchases: CSV (documented header), Parquet or JSON Lines in; results out."""
+    kind = format or _by_extension(input_path) or Format.CSV
+    target = out_format or (_by_extension(str(out)) if out else None) or kind
+    if target is Format.PARQUET and out is None and sys.stdout.isatty():
+        fail(400, "Invalid arguments", [{"field": "--out", "message": "Parquet is not written to a terminal"}], 2)
     with ExitStack() as stack:
         source = _open_input(input_path)
         if input_path != "-":
             stack.enter_context(source)
         size = os.fstat(source.fileno()).st_size if input_path != "-" else 0
-        use_engine(Engine(catalogue_from(versions_dir)))
-        header, first_line = (_header(source), 2) if kind is Format.CSV else (None, 1)
+        catalogue = catalogue_from(versions_dir)
+        items: Iterator[tuple[str, int, Any]]
+        if kind is Format.PARQUET:
+            header, batches = _parquet(source)
+        elif kind is Format.CSV:
+            header = _header(source)
+        else:
+            header = []
+        if kind is not Format.JSONL:
+            problem = header_problem(header, expect_column)
+            if problem is not None:
+                fail(422, "Invalid header", [{"field": "header", "message": problem}], 2)
+        settings = Settings(header, expect_column, engine.value, target.value, reasons, versions_dir)
+        setup(settings, catalogue)
         count = workers or ((os.cpu_count() or 1) if size >= PARALLEL_FROM_BYTES else 1)
         if out is None:
             sys.stdout.flush()
         sink = stack.enter_context(out.open("wb")) if out else sys.stdout.buffer
         started = time.perf_counter()
-        progress = stack.enter_context(Progress(size, enabled=sys.stderr.isatty() and not quiet))
-        totals = ChunkResult()
-        if kind is Format.CSV:
+        shown = progress or (sys.stderr.isatty() and not quiet)
+        meter = stack.enter_context(Progress(size, enabled=shown and not (quiet and not progress)))
+        if kind is Format.PARQUET:
+            items = (("parquet", first, b) for first, b in _numbered(batches, meter))
+        else:
+            block = ARROW_SCALE if engine is EngineName.COLUMNAR and kind is Format.CSV else 1
+            items = (
+                (kind.value, first, data)
+                for first, data in _blocks(source, 2 if kind is Format.CSV else 1, block, meter)
+            )
+        totals = Piece()
+        writer: Any = None
+        if target is Format.CSV:
             sink.write((",".join(OUTPUT_COLUMNS) + "\n").encode())
-        blocks = read_blocks(source, first_line, csv_quotes=kind is Format.CSV, progress=progress)
-        for result in compute_blocks(blocks, count, header, versions_dir):
-            sink.write(result.data)
-            add_result(totals, result)
-            progress.update(totals.rows)
+        for piece in run_pieces(items, count, settings):
+            if target is Format.PARQUET:
+                writer = writer or _parquet_writer(sink, piece.data.schema)
+                writer.write_table(piece.data.cast(writer.schema))
+            else:
+                sink.write(piece.data)
+            _add(totals, piece)
+            meter.update(totals.rows)
+        if target is Format.PARQUET:
+            if writer is None:
+                from api.batch.results import Outcomes, Records, Tables
+
+                empty = Records(Outcomes(0), Tables(catalogue), _no_lines(), None, lambda i: {}).table()
+                writer = _parquet_writer(sink, empty.schema)
+            writer.close()
+    if expect_column is not None:
+        _report(totals, report)
     if not quiet:
-        _summary(totals, time.perf_counter() - started, count)
-    raise typer.Exit(1 if totals.invalid else 0)
+        _summary(totals, time.perf_counter() - started, count, engine, expect_column)
+    raise typer.Exit(4 if totals.mismatches else 1 if totals.invalid else 0)
+
+
+def _no_lines() -> Any:
+    import numpy as np
+
+    return np.zeros(0, dtype=np.int64)
+
+
+def _blocks(source: BinaryIO, first_line: int, scale: int, meter: Progress) -> Iterator[tuple[int, bytes]]:
+    return read_blocks(source, first_line, csv_quotes=False, progress=meter, scale=scale)
+
+
+def _parquet(source: BinaryIO) -> tuple[list[str], Iterator[Any]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        data: Any = source if source.seekable() else pa.BufferReader(source.read())
+        reader = pq.ParquetFile(data)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        fail(422, "Invalid Parquet input", [{"field": "INPUT", "message": f"not a Parquet file: {exc}"}], 2)
+    return list(reader.schema_arrow.names), reader.iter_batches(batch_size=PARQUET_BATCH_ROWS)
+
+
+def _numbered(batches: Iterator[Any], meter: Progress) -> Iterator[tuple[int, Any]]:
+    first = 1
+    for batch in batches:
+        yield first, batch
+        first += batch.num_rows
+        meter.read(batch.nbytes)
+
+
+def _parquet_writer(sink: BinaryIO, schema: Any) -> Any:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    return pq.ParquetWriter(pa.PythonFile(sink, mode="w"), schema, compression="zstd")
+
+
+def _add(totals: Piece, piece: Piece) -> None:
+    totals.rows += piece.rows
+    totals.results += piece.results
+    totals.invalid += piece.invalid
+    totals.fallbacks += piece.fallbacks
+    totals.first_error = totals.first_error or piece.first_error
+    totals.compared += piece.compared
+    totals.mismatches.extend(piece.mismatches)
 
 
 def _open_input(path: str) -> BinaryIO:
@@ -95,23 +230,55 @@ def _header(source: BinaryIO) -> list[str]:
         fail(422, "Invalid CSV header", [{"field": "header", "message": f"not valid UTF-8: {exc.reason}"}], 2)
     if not first:
         fail(422, "Empty input", [{"field": "header", "message": "the CSV input has no header line"}], 2)
-    header = next(csv.reader([first]))
     try:
-        CsvPlan(header)
-    except Invalid as exc:
-        fail(422, "Invalid CSV header", [{"field": "header", "message": str(exc)}], 2)
-    return header
+        return next(csv.reader([first], strict=True))
+    except csv.Error as exc:
+        fail(422, "Invalid CSV header", [{"field": "header", "message": f"not a CSV line: {exc}"}], 2)
 
 
-def _summary(totals: ChunkResult, elapsed: float, workers: int) -> None:
+def _report(totals: Piece, target: Path | None) -> None:
+    """The rows whose computed amount differs from the expected one, as CSV (to ``target`` or standard error)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(MISMATCH_COLUMNS)
+    for line, ident, expected, computed, versions in sorted(totals.mismatches):
+        difference = None if computed is None else computed - expected
+        writer.writerow(
+            [
+                line,
+                ident or "",
+                euros(expected),
+                "" if computed is None else euros(computed),
+                "" if difference is None else euros(difference),
+                versions,
+            ]
+        )
+    if target is not None:
+        target.write_text(buffer.getvalue(), encoding="utf-8")
+    elif totals.mismatches:
+        sys.stderr.write(buffer.getvalue())
+
+
+def _summary(totals: Piece, elapsed: float, workers: int, engine: EngineName, expect: str | None) -> None:
     share = 100 * totals.fallbacks / totals.results if totals.results else 0.0
     rate = totals.rows / elapsed if elapsed else 0.0
+    left = (
+        f"{totals.fallbacks} results ({share:.2f} %) by the row engine"
+        if engine is EngineName.COLUMNAR
+        else "every result by the row engine"
+    )
     lines = [
         f"vigueur batch: {totals.rows} rows, {totals.results} results, {totals.invalid} invalid rows; "
-        f"{totals.fallbacks} results ({share:.2f} %) by the explained path; "
-        f"{elapsed:.2f} s, {rate:,.0f} rows/s, "
-        f"{workers} process(es)"
+        f"engine {engine.value}: {left}; {elapsed:.2f} s, {rate:,.0f} rows/s, {workers} process(es)"
     ]
+    if expect is not None:
+        differing = len(totals.mismatches)
+        unknown = sum(1 for m in totals.mismatches if m[3] is None)
+        net = sum(m[3] - m[2] for m in totals.mismatches if m[3] is not None)
+        lines.append(
+            f"expected amounts ({expect}): {totals.compared} rows compared, {differing} differ "
+            f"({unknown} with no computed amount; net difference {euros(net)} €)"
+        )
     if totals.first_error:
         lines.append(f"first invalid row: {totals.first_error}")
     typer.echo("\n".join(lines), err=True)

@@ -159,19 +159,20 @@ cases:
       45 000 is not « inférieur à 45 000 » (1°) but is « compris entre 45 000 et 60 000 » (2°) → 3 000.00 €.
 """
 BATCH_REQUEST_EXAMPLE = (
-    '{"acquisition": "purchase", "invoice_date": "2020-07-15", "schemes": ["bonus"], "vehicle": {"category": '
-    '"passenger_car", "energy": "electric", "co2_g_per_km": 0, "acquisition_cost": "32000.00"}, "buyer": '
+    '{"id": "dossier-1", "acquisition": "purchase", "invoice_date": "2020-07-15", "schemes": ["bonus"], "vehicle": '
+    '{"category": "passenger_car", "energy": "electric", "co2_g_per_km": 0, "acquisition_cost": "32000.00"}, "buyer": '
     '{"person_kind": "natural_person"}}\n'
     '{"acquisition": "purchase", "invoice_date": "2020-07-15", "vehicle": {"acquisition_cost": "-1"}}\n'
 )
 BATCH_RESPONSE_EXAMPLE = (
-    '{"line": 1, "scheme": "bonus", "status": "computed", "amount": "7000.00", "eligible": true, '
+    '{"line": 1, "id": "dossier-1", "scheme": "bonus", "status": "computed", "amount": "7000.00", "eligible": true, '
     '"version_id": "D251-7.2020-06-01", "paragraph": "C. énergie, art. D. 251-7, 1°", '
     '"kept_version_id": null, '
-    '"error": null}\n'
-    '{"line": 2, "scheme": null, "status": "invalid", "amount": null, "eligible": null, "version_id": null, '
-    '"paragraph": null, "kept_version_id": null, "error": "vehicle.acquisition_cost: Input should be greater '
-    'than or equal to 0"}\n'
+    '"error": null, "reason": null, "missing_facts": null, "claim_deadline": null, "provenance": "seed"}\n'
+    '{"line": 2, "id": null, "scheme": null, "status": "invalid", "amount": null, "eligible": null, '
+    '"version_id": null, "paragraph": null, "kept_version_id": null, "error": "vehicle.acquisition_cost: Input should '
+    'be greater than or equal to 0", "reason": null, "missing_facts": null, "claim_deadline": null, '
+    '"provenance": null}\n'
 )
 
 PROBLEM_401: dict[str, Any] = {
@@ -404,6 +405,7 @@ class BatchRecordOut(BaseModel):
 
     model_config = _CLOSED
     line: int = Field(description="The line of the input (1 = first line of the body).")
+    id: str | None = Field(description="The request's « id » (a string or an integer), copied; null when none.")
     scheme: Literal["bonus", "conversion_premium"] | None = Field(description="null for an invalid row.")
     status: str = Field(
         description="computed, missing_facts, no_version_on_file, kept_version_not_on_file, not_covered_on_file, "
@@ -415,6 +417,16 @@ class BatchRecordOut(BaseModel):
     paragraph: str | None = Field(description="The paragraph that gave the amount.")
     kept_version_id: str | None = Field(description="The version a transitional clause kept, if any.")
     error: str | None = Field(description="Why the row is invalid (field: reason); null otherwise.")
+    reason: str | None = Field(
+        description="For a result that is not « computed »: the explained answer's reason (or, when no calculator "
+        "ran, its message and warnings)."
+    )
+    missing_facts: str | None = Field(description="The facts the text needs that the request lacks, |-separated.")
+    claim_deadline: str | None = Field(description="The last day to claim the aid (YYYY-MM-DD), as explained.")
+    provenance: str | None = Field(
+        description="The grade of the version in force (official, seed, derived, secondary), then of a kept version "
+        "and of a secondary text relied on."
+    )
 
 
 PROBLEM_EXAMPLES = (

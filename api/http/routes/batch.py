@@ -5,7 +5,7 @@ Each line of the body is a request of the contract (the JSON of ``vigueur calcul
 line per scheme of each row, computed by the compiled fast path, carrying the input line number; a row
 that does not validate gives one line with status ``invalid`` and the reason, and the batch goes on. The
 answer is, byte for byte, what ``vigueur batch --format jsonl`` writes for the same input: the same row
-handling (:func:`api.batch.blocks.run_jsonl_chunk`) on blocks of the same lines.
+handling (:func:`api.batch.arrow_run.jsonl_piece`) on blocks of the same lines.
 
 Limits (documented in the OpenAPI document and the README): at most ``MAX_ROWS`` non-blank lines and
 ``MAX_BYTES`` bytes per request; over either → 413 before anything is computed. Bigger inputs go through
@@ -22,7 +22,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
-from api.batch.blocks import run_jsonl_chunk
+from api.batch.arrow_run import Settings, jsonl_piece
+from api.batch.results import Tables
 from api.http import examples
 from api.http.deps import CatalogueDep
 from api.http.problems import ProblemError, problem_type
@@ -49,17 +50,18 @@ class _Engines:
     """The compiled engine of each catalogue served (catalogues are cached by tree hash): a few kept."""
 
     def __init__(self, size: int = 4) -> None:
-        self._items: OrderedDict[int, tuple[Catalogue, Engine]] = OrderedDict()
+        self._items: OrderedDict[int, tuple[Catalogue, tuple[Engine, Tables]]] = OrderedDict()
         self._lock = threading.Lock()
         self._size = size
 
-    def of(self, catalogue: Catalogue) -> Engine:
+    def of(self, catalogue: Catalogue) -> tuple[Engine, Tables]:
         with self._lock:
             found = self._items.get(id(catalogue))
             if found is not None and found[0] is catalogue:
                 self._items.move_to_end(id(catalogue))
                 return found[1]
-            engine = Engine(catalogue)
+            built = Engine(catalogue)
+            engine = (built, Tables(catalogue, built))
             self._items[id(catalogue)] = (catalogue, engine)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
@@ -130,11 +132,14 @@ def blocks(body: bytes, size: int = BLOCK_LINES) -> Iterator[tuple[int, bytes]]:
         yield start + 1, b"".join(line + b"\n" for line in lines[start : start + size])
 
 
-def stream(engine: Engine, body: bytes) -> Iterator[bytes]:
+_SETTINGS = Settings([], out="jsonl")
+
+
+def stream(engine: tuple[Engine, Tables], body: bytes) -> Iterator[bytes]:
     for first_line, data in blocks(body):
-        text = run_jsonl_chunk(engine, first_line, data).text
-        if text:
-            yield text.encode("utf-8")
+        found = jsonl_piece(*engine, _SETTINGS, first_line, data).data
+        if found:
+            yield found
 
 
 BODY_DESCRIPTION = (

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 import api.batch.run
-from api.batch.blocks import OUTPUT_COLUMNS
 from api.batch.csv_rows import CSV_COLUMNS
+from api.batch.results import OUTPUT_COLUMNS
 from api.cli.main import app as cli
 from api.purchase.render import calculate_document
 from api.purchase.request import parse_request

@@ -170,7 +170,7 @@ def test_the_row_limit_is_413_before_anything_is_computed(
 
     over = ("{}\n" * (batch_routes.MAX_ROWS + 1)).encode()
     with monkeypatch.context() as patch:
-        patch.setattr(batch_routes, "run_jsonl_chunk", never)
+        patch.setattr(batch_routes, "jsonl_piece", never)
         answered = post(client, over)
     assert answered.status_code == 413
     assert answered.headers["content-type"] == "application/problem+json"

@@ -1,0 +1,321 @@
+"""The Arrow reading of `vigueur batch`: a block of CSV lines (or a Parquet record batch) to numpy columns.
+
+A block's lines are sorted first, with numpy over its bytes: a line holding a quote, a control character, bytes
+that are not UTF-8 or a number of fields other than the header's is *suspect* and goes to the row path
+(:mod:`api.batch.lines` and :class:`~api.batch.csv_rows.CsvPlan`, which read it exactly as before and word its
+errors). The other lines are parsed by ``pyarrow.csv`` as strings, and each column is converted over its
+**distinct texts** (``dictionary_encode``) by the very converter of :mod:`api.batch.csv_rows` — the validation rule
+stays in one place; amounts and quantities, which rarely repeat, are read by one regular expression equivalent to
+that converter (a test pins the two together). A cell that does not convert makes its row suspect: the row path
+re-reads it and gives the same message, naming the row and the column, as the reading without Arrow.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import Enum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from api.batch.csv_rows import CsvPlan, Invalid, converter
+from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS, SCRAPPED
+from legislation.row import MONEY_FIELDS, QUANTITY_FIELDS, SCHEME_TUPLES
+
+Bool = npt.NDArray[np.bool_]
+Ints = npt.NDArray[np.int64]
+
+# The texts the converter of csv_rows accepts for euros (2 places, 12 digits) and quantities (3 places, 9 digits):
+# ASCII digits, a dot followed by 1 to ``places`` digits. tests/api/batch/test_arrow_read.py pins the equivalence.
+_SCALED = {
+    2: r"^(?P<whole>[0-9]{1,12})(?:\.(?P<fraction>[0-9]{1,2}))?$",
+    3: r"^(?P<whole>[0-9]{1,9})(?:\.(?P<fraction>[0-9]{1,3}))?$",
+}
+_TUPLES = {t: i for i, t in enumerate(SCHEME_TUPLES)}
+EPOCH = np.datetime64("1970-01-01", "D")
+
+
+@dataclass(slots=True)
+class Lines:
+    """The non-empty lines of a block: their numbers, which are suspect, and the clean ones' bytes for Arrow."""
+
+    numbers: Ints  # line number of each row (non-empty line) of the block
+    suspect: list[tuple[int, bytes]]  # (row index in the block, the raw line) read by the row path
+    clean: npt.NDArray[np.intp]  # row indices of the clean lines, in order
+    clean_bytes: bytes = b""
+
+
+def split_lines(data: bytes, first_line: int, width: int) -> Lines:
+    """Sort a block's lines (see the module's docstring); ``width``: the header's number of fields."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(buf == 10)
+    ends = newlines if data.endswith(b"\n") else np.append(newlines, len(buf))
+    starts = np.empty(len(ends), dtype=np.int64)
+    starts[0:1] = 0
+    starts[1:] = ends[:-1] + 1
+    lengths = ends - starts
+    bad = (buf == 34) | (buf == 127) | ((buf < 32) & (buf != 10) & (buf != 9))
+    returns = np.flatnonzero(buf == 13)
+    if returns.size:  # a carriage return ending a line (CRLF) is read as the line's end, as before
+        before_newline = returns[(returns + 1 < len(buf))]
+        before_newline = before_newline[buf[before_newline + 1] == 10]
+        bad[before_newline] = False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        bad |= buf >= 128
+    suspect = np.zeros(len(ends), dtype=np.bool_)
+    positions = np.flatnonzero(bad)
+    if positions.size:
+        suspect[np.searchsorted(starts, positions, side="right") - 1] = True
+    commas = np.flatnonzero(buf == 44)
+    fields = np.bincount(np.searchsorted(starts, commas, side="right") - 1, minlength=len(ends)) + 1
+    nonempty = lengths > 0
+    suspect |= nonempty & (fields != width)
+    # a line that is only « \r »: Arrow would skip it as empty, the row path reports it (one field)
+    suspect |= (lengths == 1) & (buf[np.minimum(starts, max(len(buf) - 1, 0))] == 13)
+    rows = np.flatnonzero(nonempty)
+    numbers = first_line + rows.astype(np.int64)
+    row_of_line = np.full(len(ends), -1, dtype=np.int64)
+    row_of_line[rows] = np.arange(len(rows))
+    suspect_lines = np.flatnonzero(suspect)
+    suspects = [(int(row_of_line[k]), data[starts[k] : ends[k]]) for k in suspect_lines.tolist()]
+    clean_rows = np.flatnonzero(~suspect[rows])
+    if not suspect_lines.size:
+        return Lines(numbers, suspects, clean_rows, data)
+    keep = ~suspect
+    # runs of kept lines, joined (the suspect lines cut out)
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.view(np.int8), [0]))))
+    parts = []
+    for first, stop in zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True):
+        chunk = data[starts[first] : ends[stop - 1]]
+        parts.append(chunk + b"\n")
+    return Lines(numbers, suspects, clean_rows, b"".join(parts))
+
+
+def read_strings(data: bytes, names: Sequence[str]) -> pa.Table:
+    """Clean CSV lines (no quote, the header's number of fields) as a table of strings (empty: « »)."""
+    return pacsv.read_csv(
+        io.BytesIO(data),
+        read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 24, use_threads=False),
+        parse_options=pacsv.ParseOptions(quote_char=False, newlines_in_values=False),
+        convert_options=pacsv.ConvertOptions(
+            column_types={n: pa.string() for n in names},
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+        ),
+    )
+
+
+def as_strings(batch: pa.RecordBatch | pa.Table) -> pa.Table:
+    """A Parquet batch's columns as the texts of a CSV cell: dates ``YYYY-MM-DD``, booleans ``true``/``false``,
+    integers and decimals as written, null as « » — then read exactly as CSV cells (the same checks, the same
+    messages)."""
+    columns = []
+    for column in batch.columns:
+        kind = column.type
+        if pa.types.is_dictionary(kind):
+            column = column.cast(kind.value_type)
+            kind = kind.value_type
+        if pa.types.is_boolean(kind):
+            text = pc.if_else(column, "true", "false")
+        elif pa.types.is_timestamp(kind):
+            text = pc.strftime(column, format="%Y-%m-%d")
+        elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            text = column.cast(pa.string())
+        else:
+            text = column.cast(pa.string())
+        columns.append(pc.fill_null(text, ""))
+    return pa.table(columns, names=batch.schema.names)
+
+
+@dataclass(slots=True)
+class Converted:
+    """The columns for :func:`legislation.columnar.compute` and the rows whose cells did not all convert."""
+
+    columns: dict[str, Any]
+    bad: Bool  # a cell did not convert: the row path re-reads the row and words the error
+    ids: list[str] | None
+    expected: npt.NDArray[np.int64] | None = None  # cents of the expected-amount column
+    expected_known: Bool | None = None
+    day: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # decisive day ordinal
+    eventful: Bool = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))  # leases of décret 2007-1873
+
+
+def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = date.min) -> Converted:
+    """Every column of ``table`` (the plan's header, strings) converted; see the module's docstring."""
+    n = table.num_rows
+    bad = np.zeros(n, dtype=np.bool_)
+    columns: dict[str, Any] = {}
+    for name in plan.header:
+        if name == "id":
+            continue
+        text = table.column(name).combine_chunks()
+        if name in MONEY_FIELDS:
+            values, known, wrong = _scaled(text, 2)
+            values = _with_default(name, values, known)
+        elif name in QUANTITY_FIELDS:
+            values, known, wrong = _scaled(text, 3)
+            values = _with_default(name, values, known)
+        else:
+            values, wrong = _by_distinct(name, text)
+        bad |= wrong
+        columns[name] = values
+    given = [columns[s] for s in SCRAPPED if s in columns]
+    if given:  # scrapped facts given: there is a scrapped vehicle (« false » with them: the row path says why)
+        any_given = np.logical_or.reduce([_given(v) for v in given])
+        flag = columns.get("scrapped_vehicle")
+        if flag is None:
+            flag = np.where(any_given, 0, 1).astype(np.int8)  # True: code 0, False (the row's default): 1
+        else:
+            bad |= any_given & (flag == 1)
+            flag = np.where(any_given, 0, flag).astype(np.int8)
+        columns["scrapped_vehicle"] = flag
+    ids = table.column("id").to_pylist() if "id" in plan.header else None
+    found = Converted(columns, bad, ids)
+    if expect is not None:
+        values, known, wrong = _scaled(table.column(expect).combine_chunks(), 2)
+        found.bad |= wrong
+        found.expected, found.expected_known = np.ma.getdata(values).astype(np.int64), known
+    found.day = decisive_days(columns, n)
+    found.eventful = _early_leases(columns, n, until)
+    return found
+
+
+def _early_leases(columns: dict[str, Any], n: int, until: date) -> Bool:
+    """Leases with a date (first rent, invoice, order) before ``until`` (the row engine's rule for the leases of
+    décret 2007-1873, whose decisive day the resolver picks per version)."""
+    from legislation.enums import Acquisition
+
+    lease = columns["acquisition"] == tuple(Acquisition).index(Acquisition.LEASE)
+    if until == date.min or not lease.any():
+        return np.zeros(n, dtype=np.bool_)
+    limit = np.datetime64(until, "D")
+    early = np.zeros(n, dtype=np.bool_)
+    for name in ("first_rent_date", "invoice_date", "order_date"):
+        if name in columns:
+            days = columns[name]
+            early |= ~np.isnat(days) & (days < limit)
+    return lease & early
+
+
+def _given(values: Any) -> Bool:
+    if isinstance(values, np.ma.MaskedArray):
+        return ~np.ma.getmaskarray(values)
+    if values.dtype.kind == "M":
+        return ~np.isnat(values)
+    return np.asarray(values >= 0)  # codes: -1 not given
+
+
+def _with_default(name: str, values: np.ma.MaskedArray, known: Bool) -> Any:
+    default = DEFAULTS.get(name)
+    if default is None:
+        return values
+    return np.where(known, np.ma.getdata(values), default).astype(np.int64)  # an empty cell: the row's default
+
+
+def _scaled(text: pa.Array, places: int) -> tuple[np.ma.MaskedArray, Bool, Bool]:
+    """Cents (thousandths) of each cell, whether it is given, and whether it fails the converter's rule."""
+    empty = pc.equal(pc.binary_length(text), 0).to_numpy(zero_copy_only=False)
+    parts = pc.extract_regex(text, _SCALED[places])
+    valid = parts.is_valid().to_numpy(zero_copy_only=False)
+    whole_text = pc.fill_null(pc.struct_field(parts, "whole"), "0")
+    fraction_text = pc.fill_null(pc.struct_field(parts, "fraction"), "")
+    whole = pc.cast(whole_text, pa.int64()).to_numpy()
+    fraction = pc.cast(pc.utf8_rpad(fraction_text, places, "0"), pa.int64()).to_numpy()
+    values = whole * 10**places + fraction
+    known = valid & ~empty
+    return np.ma.MaskedArray(np.where(known, values, 0), mask=~known), known, ~valid & ~empty
+
+
+def _by_distinct(name: str, text: pa.Array) -> tuple[Any, Bool]:
+    """A column converted once per distinct text by the converter of csv_rows, then spread by the indices."""
+    encoded = pc.dictionary_encode(text)
+    texts = encoded.dictionary.to_pylist()
+    indices = encoded.indices.to_numpy(zero_copy_only=False)
+    convert = converter(name)
+    kind = "schemes" if name == "schemes" else FACTS[name][0]
+    wrong = np.zeros(len(texts), dtype=np.bool_)
+    default = DEFAULTS.get(name)
+    if kind in ("enum", "bool"):
+        members = MEMBERS.get(name, (True, False))
+        table = np.empty(len(texts), dtype=np.int8)
+        for j, t in enumerate(texts):
+            value = _value(convert, t, default, name)
+            if value is _WRONG:
+                wrong[j], table[j] = True, -1
+            else:
+                table[j] = -1 if value is None else members.index(value)
+        return table[indices], wrong[indices]
+    if kind == "schemes":
+        table = np.empty(len(texts), dtype=np.int8)
+        for j, t in enumerate(texts):
+            value = _value(convert, t, default, name)
+            if value is _WRONG:
+                wrong[j], table[j] = True, 0
+            else:
+                table[j] = _TUPLES[value]
+        return table[indices], wrong[indices]
+    if kind == "date":
+        days = np.empty(len(texts), dtype="datetime64[D]")
+        for j, t in enumerate(texts):
+            value = _value(convert, t, default, name)
+            if value is _WRONG or value is None:
+                wrong[j] = value is _WRONG
+                days[j] = np.datetime64("NaT")
+            else:
+                days[j] = np.datetime64(value, "D")
+        return days[indices], wrong[indices]
+    numbers = np.zeros(len(texts), dtype=np.int64)
+    null = np.zeros(len(texts), dtype=np.bool_)
+    for j, t in enumerate(texts):
+        value = _value(convert, t, default, name)
+        if value is _WRONG or value is None:
+            wrong[j] = value is _WRONG
+            null[j] = True
+        else:
+            numbers[j] = value
+    values = numbers[indices]
+    nulls = null[indices]
+    return (np.ma.MaskedArray(values, mask=nulls) if nulls.any() else values), wrong[indices]
+
+
+_WRONG = object()
+
+
+def _value(convert: Any, text: str, default: Any, name: str) -> Any:
+    if not text:
+        return _WRONG if name == "acquisition" else _code_default(default)
+    try:
+        return convert(text)
+    except Invalid:
+        return _WRONG
+
+
+def _code_default(default: Any) -> Any:
+    return default
+
+
+def decisive_days(columns: dict[str, Any], n: int) -> npt.NDArray[np.int64]:
+    """Each row's decisive day as an ordinal (``date.toordinal``; -1: none): the first rent for a lease, else the
+    invoice (:func:`legislation.resolver.decisive_day`, the day whose claim-deadline text the answer cites)."""
+    from legislation.enums import Acquisition
+
+    lease = columns["acquisition"] == tuple(Acquisition).index(Acquisition.LEASE)
+    none = np.full(n, np.datetime64("NaT"), dtype="datetime64[D]")
+    rent = columns.get("first_rent_date", none)
+    invoice = columns.get("invoice_date", none)
+    day = np.where(lease, rent, invoice)
+    ordinals = (day - EPOCH).astype(np.int64) + date(1970, 1, 1).toordinal()
+    return np.where(np.isnat(day), -1, ordinals)
+
+
+def enum_value(member: Enum | bool) -> str:
+    return member.value if isinstance(member, Enum) else str(member).lower()

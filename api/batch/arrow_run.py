@@ -1,0 +1,383 @@
+"""`vigueur batch` on Arrow: blocks of CSV lines, Parquet record batches or JSON Lines in, one :class:`Piece` of
+output out per block — in this process or in worker processes, in input order, a few blocks in flight (flat memory).
+
+Per block: :mod:`api.batch.arrow_read` sorts and converts the cells; the rows whose cells all convert are computed
+by the columnar path (:func:`legislation.columnar.compute`, which leaves what it cannot decide to the row engine,
+counted) or, with ``--engine rows``, every row by the row engine; a suspect row is read by the row path
+(:class:`~api.batch.csv_rows.CsvPlan`, the row engine), which words its errors; :mod:`api.batch.results` makes the
+output and the derived columns from the outcomes, whichever engine gave them.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import multiprocessing
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from api.batch.arrow_read import convert, read_strings, split_lines
+from api.batch.blocks import _reason
+from api.batch.csv_rows import CsvPlan, Invalid, converter
+from api.batch.lines import CONTROL, cells, check_id, undecodable
+from api.batch.results import Outcomes, Records, Tables
+from legislation.errors import InvalidFacts
+
+_STATE: dict[str, Any] = {}
+MONEY = converter("vehicle_acquisition_cost")  # the expected amount: euros, as the contract's amounts
+
+
+@dataclass(slots=True)
+class Settings:
+    """What every block needs besides its data (picklable: sent to spawned workers)."""
+
+    header: list[str]  # the input's columns as read (CSV header or Parquet schema)
+    expect: str | None = None  # the expected-amount column
+    engine: str = "columnar"  # or "rows"
+    out: str = "csv"  # csv | jsonl | parquet
+    reasons: bool = True  # every result not « computed » explained (False: only those explained once per key)
+    versions_dir: Path | None = None
+
+
+@dataclass(slots=True)
+class Piece:
+    """One block's output and counts."""
+
+    data: Any = b""  # bytes (CSV, JSON Lines) or a pyarrow Table (Parquet)
+    rows: int = 0
+    results: int = 0
+    invalid: int = 0
+    fallbacks: int = 0
+    first_error: str | None = None
+    compared: int = 0
+    mismatches: list[tuple[int, str | None, int, int | None, str]] = field(default_factory=list)
+
+
+def setup(settings: Settings, catalogue: Any = None) -> None:
+    """This process's engines and plan (a forked worker inherits them; a spawned one builds its own)."""
+    if "engine" not in _STATE or catalogue is not None:
+        from legislation.columnar import Columnar
+        from legislation.fast import Engine
+
+        if catalogue is None:
+            from api.catalogue.loader import load_catalogue
+
+            catalogue = load_catalogue(settings.versions_dir)
+        engine = Engine(catalogue)
+        _STATE.update(
+            catalogue=catalogue, engine=engine, columnar=Columnar(catalogue, engine), tables=Tables(catalogue, engine)
+        )
+    names = [n for n in settings.header if n != settings.expect]
+    _STATE["plan"] = CsvPlan(list(names)) if names else None  # JSON Lines: no header
+    _STATE["settings"] = settings
+    gc.freeze()
+
+
+def header_problem(header: list[str], expect: str | None) -> str | None:
+    """Why a header cannot be read (None: it can)."""
+    if expect is not None and expect not in header:
+        return f"no column {expect!r} (--expect-column) in the header"
+    try:
+        CsvPlan([n for n in header if n != expect])
+    except Invalid as exc:
+        return str(exc)
+    return None
+
+
+# -- the blocks ---------------------------------------------------------------------------------------------
+
+
+def work(item: tuple[str, int, Any]) -> Piece:
+    kind, first, data = item
+    if kind == "jsonl":
+        return _jsonl(first, data)
+    settings: Settings = _STATE["settings"]
+    if kind == "csv":
+        width = len(settings.header)
+        if settings.engine == "rows":
+            lines = split_lines(data, first, 0)  # every line suspect: the row path reads them all
+        else:
+            lines = split_lines(data, first, width)
+        table = read_strings(lines.clean_bytes, _names(settings.header)) if len(lines.clean) else None
+        if table is not None and table.num_rows != len(lines.clean):  # not expected: read them one by one
+            lines.suspect = sorted(
+                lines.suspect + [(int(i), _line(data, lines.numbers[i] - first)) for i in lines.clean.tolist()]
+            )
+            lines.clean, table = lines.clean[:0], None
+        return _block(lines.numbers, table, lines.clean, lines.suspect)
+    table = _strings(data)  # a Parquet batch
+    n = table.num_rows
+    numbers = first + np.arange(n, dtype=np.int64)
+    if settings.engine == "rows":
+        return _block(numbers, table, np.arange(n), [], every_row=True)
+    return _block(numbers, table, np.arange(n), [])
+
+
+def _names(header: list[str]) -> list[str]:
+    from api.batch.csv_rows import column_name
+
+    return [column_name(n) for n in header]
+
+
+def _strings(batch: Any) -> pa.Table:
+    from api.batch.arrow_read import as_strings
+
+    table = as_strings(batch)
+    return table.rename_columns(_names(table.column_names))
+
+
+def _line(data: bytes, index: int) -> bytes:
+    return data.split(b"\n")[index]
+
+
+def _block(
+    numbers: np.ndarray[Any, Any],
+    table: pa.Table | None,
+    clean: np.ndarray[Any, Any],
+    suspect: list[tuple[int, bytes]],
+    *,
+    every_row: bool = False,
+) -> Piece:
+    settings: Settings = _STATE["settings"]
+    plan: CsvPlan = _STATE["plan"]
+    tables: Tables = _STATE["tables"]
+    engine = _STATE["engine"]
+    n = len(numbers)
+    out = Outcomes(n)
+    ids: list[str] = [""] * n
+    expected = np.zeros(n, dtype=np.int64)
+    expected_known = np.zeros(n, dtype=np.bool_)
+    expect = settings.expect and _names([settings.expect])[0]
+    position = np.full(n, -1, dtype=np.int64)  # the row's index in ``table``
+    by_cells: list[int] = []  # rows of the table the row path reads
+    if table is not None and len(clean):
+        position[clean] = np.arange(len(clean))
+        if every_row:
+            by_cells = clean.tolist()
+        else:
+            found = convert(table, plan, expect, tables.eventful_until)
+            if found.ids is not None:
+                for i, ident in zip(clean.tolist(), found.ids, strict=True):
+                    ids[i] = ident
+            if found.expected is not None and found.expected_known is not None:
+                expected[clean] = found.expected
+                expected_known[clean] = found.expected_known
+            good = ~found.bad
+            by_cells = clean[found.bad].tolist()
+            if good.any():
+                columns = {name: values[good] for name, values in found.columns.items()}
+                rows = clean[good]
+                try:
+                    result = _STATE["columnar"].compute(columns)
+                except Exception:  # noqa: BLE001 - whatever the columns cannot do, the row path does (and says)
+                    by_cells = sorted(by_cells + rows.tolist())
+                else:
+                    out.take_columnar(tables, rows, result, _reason)
+                    out.day[rows] = found.day[good]
+                    out.eventful[rows] = found.eventful[good]
+    names = table.column_names if table is not None else []
+    texts: dict[int, list[str]] = {}
+    if by_cells and table is not None:
+        sub = table.take(pa.array(position[by_cells]))
+        values = [sub.column(c).to_pylist() for c in names]
+        texts = dict(zip(by_cells, (list(v) for v in zip(*values, strict=True)), strict=True))
+    full = settings.header
+    id_index = _names(full).index("id") if "id" in _names(full) else None
+    expect_index = _names(full).index(expect) if expect is not None else None
+    work_list = [(i, None, texts[i]) for i in by_cells] + [(i, raw, None) for i, raw in suspect]
+    for i, raw, given in sorted(work_list, key=lambda x: x[0]):
+        ident = ""
+        try:
+            if given is None:
+                assert raw is not None
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise undecodable(raw, full) from None
+                fields = cells(text, full)
+            else:
+                fields = list(given)
+            if id_index is not None and id_index < len(fields):
+                ident = fields[id_index]
+                check_id(ident)
+            if len(fields) != len(full):
+                raise Invalid(f"the line has {len(fields)} fields, the header {len(full)}")
+            expected_text = fields.pop(expect_index) if expect_index is not None else ""
+            problems, row = [], None
+            try:
+                row = plan.row(fields)
+            except Invalid as exc:
+                problems.append(str(exc))
+            if expected_text:
+                try:
+                    expected[i] = MONEY(expected_text)
+                    expected_known[i] = True
+                except Invalid as exc:
+                    problems.append(f"{settings.expect}: {exc}")
+            if problems or row is None:
+                raise Invalid("; ".join(problems))
+            outcomes = engine.outcomes(row)
+        except (Invalid, InvalidFacts, ArithmeticError, ValueError) as exc:
+            out.refuse(i, _reason(exc))
+            ids[i] = CONTROL.sub("\ufffd", ident)
+            expected_known[i] = False
+            continue
+        ids[i] = ident
+        out.store(tables, i, row, outcomes)
+
+    def rows_of(indices: list[int]) -> dict[int, Any]:
+        """The rows (block indices) read from the table's cells, for their explanations."""
+        if table is None:
+            return {}
+        picked = [i for i in indices if position[i] >= 0]
+        if not picked:
+            return {}
+        sub = table.take(pa.array(position[picked]))
+        values = [sub.column(c).to_pylist() for c in names]
+        found = {}
+        for i, fields in zip(picked, zip(*values, strict=True), strict=True):
+            cells_ = list(fields)
+            if expect_index is not None:
+                cells_.pop(expect_index)
+            try:
+                found[i] = plan.row(cells_)
+            except Invalid:
+                continue
+        return found
+
+    records = Records(
+        out, tables, numbers, ids if "id" in _names(full) else None, rows_of, explain_all=settings.reasons
+    )
+    return _piece(records, out, numbers, ids, expected, expected_known, settings)
+
+
+def _piece(
+    records: Records,
+    out: Outcomes,
+    numbers: np.ndarray[Any, Any],
+    ids: list[Any],
+    expected: np.ndarray[Any, Any],
+    expected_known: np.ndarray[Any, Any],
+    settings: Settings,
+) -> Piece:
+    piece = Piece(rows=out.n, invalid=int(out.invalid.sum()), fallbacks=out.fallbacks)
+    piece.results = int((records.k >= 0).sum())
+    if out.errors:
+        first = min(out.errors)
+        piece.first_error = f"line {int(numbers[first])}: {out.errors[first]}"
+    if settings.out == "parquet":
+        piece.data = records.table()
+    elif settings.out == "jsonl":
+        piece.data = records.json_lines()
+    else:
+        piece.data = records.csv_bytes()
+    if settings.expect is not None and out.n:
+        totals, all_known, versions = records.totals()
+        compared = np.flatnonzero(expected_known & ~out.invalid)
+        piece.compared = len(compared)
+        for i in compared.tolist():
+            computed = int(totals[i]) if all_known[i] else None
+            if computed != int(expected[i]):
+                piece.mismatches.append((int(numbers[i]), ids[i] or None, int(expected[i]), computed, versions[i]))
+    return piece
+
+
+def _jsonl(first_line: int, data: bytes) -> Piece:
+    return jsonl_piece(_STATE["engine"], _STATE["tables"], _STATE["settings"], first_line, data)
+
+
+def jsonl_piece(engine: Any, tables: Tables, settings: Settings, first_line: int, data: bytes) -> Piece:
+    """JSON Lines: each line a request of the contract (with an optional ``id`` and expected amount), read by
+    :func:`api.purchase.request.parse_request` and computed by the row engine (also ``POST /v1/calculate/batch``)."""
+    from api.batch.lines import csv_lines as input_lines
+    from api.purchase.json_strict import duplicate_keys
+    from api.purchase.render import request_schemes
+    from api.purchase.request import RequestError, parse_request
+    from legislation.fast import Row
+
+    items = [(line, text) for line, text in input_lines(data, first_line) if isinstance(text, bytes) or text.strip()]
+    n = len(items)
+    out = Outcomes(n)
+    numbers = np.array([line for line, _ in items], dtype=np.int64)
+    ids: list[Any] = [None] * n
+    expected = np.zeros(n, dtype=np.int64)
+    expected_known = np.zeros(n, dtype=np.bool_)
+    for i, (_, text) in enumerate(items):
+        try:
+            if isinstance(text, bytes):
+                raise RequestError([{"field": "(line)", "message": "not valid UTF-8; the input must be UTF-8"}])
+            text, ids[i], amount = _extras(text, settings.expect, duplicate_keys, RequestError)
+            if amount is not None:
+                expected[i], expected_known[i] = amount, True
+            request = parse_request(text)
+            row = Row.from_facts(request, request_schemes(request))
+            outcomes = engine.outcomes(row)
+        except RequestError as exc:
+            out.refuse(i, "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors))
+            expected_known[i] = False
+            continue
+        except (InvalidFacts, ArithmeticError, ValueError) as exc:
+            out.refuse(i, _reason(exc))
+            expected_known[i] = False
+            continue
+        out.store(tables, i, row, outcomes)
+    records = Records(
+        out, tables, numbers, [x if x is None else str(x) for x in ids], lambda i: {}, explain_all=settings.reasons
+    )
+    return _piece(records, out, numbers, ids, expected, expected_known, settings)
+
+
+def _extras(text: str, expect: str | None, duplicate_keys: Any, error: Any) -> tuple[str, Any, int | None]:
+    """The request without its ``id`` and expected amount (not fields of the contract), and those two."""
+    if '"id"' not in text and (expect is None or f'"{expect}"' not in text):
+        return text, None, None
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return text, None, None  # the contract's parser says what is wrong
+    if not isinstance(document, dict):
+        return text, None, None
+    problems = duplicate_keys(text)
+    if problems:
+        raise error(problems)
+    ident = document.pop("id", None)
+    if ident is not None and (isinstance(ident, bool) or not isinstance(ident, str | int)):
+        raise error([{"field": "id", "message": "an id is a string or an integer"}])
+    if isinstance(ident, str) and CONTROL.search(ident):
+        raise error([{"field": "id", "message": "holds a control character"}])
+    amount = None
+    if expect is not None and expect in document:
+        value = document.pop(expect)
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, str | int | float):
+                raise error([{"field": expect, "message": "an amount in euros (« 5400.00 »)"}])
+            try:
+                amount = MONEY(str(value))
+            except Invalid as exc:
+                raise error([{"field": expect, "message": str(exc)}]) from None
+    return json.dumps(document, ensure_ascii=False), ident, amount
+
+
+# -- in this process or in workers, in input order ------------------------------------------------------------
+
+
+def run_pieces(items: Iterator[tuple[str, int, Any]], workers: int, settings: Settings) -> Iterator[Piece]:
+    """Each item's piece, in input order; in ``workers`` processes when more than one."""
+    if workers == 1:
+        yield from map(work, items)
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with context.Pool(workers, initializer=setup, initargs=(settings,)) as pool:
+        pending: deque[Any] = deque()
+        for item in items:
+            pending.append(pool.apply_async(work, (item,)))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
