@@ -134,6 +134,10 @@ class Sym:
             return self.trace.date_part(self, name)
         raise Unvectorisable(f"attribute {name} of a column value ({self.key!r})")
 
+    def __lift__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """``function(*args)`` for every row (a calendar helper given a date column): called once per value."""
+        return self.trace.lift(function, args)
+
     # -- branching -------------------------------------------------------------------------------------------
 
     def __bool__(self) -> bool:
@@ -440,6 +444,40 @@ class Trace:
             self.path.append(0)
             return found[0]
         return self._decide(found, lambda: [value.value == v for v in found])  # type: ignore[no-any-return]
+
+    def lift(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Sym:
+        """A pure function of one column and plain values (:func:`legislation.fast.compile.lifted`), computed by
+        calling it once per distinct value of the chunk's rows that give the column — no path per value."""
+        columns = [a for a in args if isinstance(a, Sym)]
+        if len(columns) != 1 or columns[0].kind not in ("date", "int"):
+            raise Unvectorisable(f"{getattr(function, '__name__', function)} of {len(columns)} columns")
+        column = columns[0]
+        key = ("lift", id(function), tuple(_key(a) for a in args))
+        found = self.cache.get(key)
+        if found is not None:
+            return found
+        values = column.value
+        nulls = [
+            c.null
+            for c in (self.columns.get(n) for n in _columns_of(column.key))
+            if c is not None and c.null is not None
+        ]
+        given = ~np.logical_or.reduce(nulls) if nulls else None  # a row that does not give it never reads this
+        distinct = _distinct(values if given is None else values[given])
+        results = []
+        for v in distinct:
+            plain = date.fromordinal(v) if column.kind == "date" else v
+            results.append(function(*[plain if a is column else a for a in args]))
+        kinds = {_kind(r) for r in results}
+        if len(kinds) > 1 or not kinds <= {"date", "int"}:
+            raise Unvectorisable(f"{getattr(function, '__name__', function)} gives {sorted(map(str, kinds))}")
+        kind = str(kinds.pop()) if kinds else "int"
+        table = np.array([r.toordinal() if kind == "date" else r for r in results] or [0], dtype=np.int64)
+        where = np.searchsorted(np.array(distinct or [0], dtype=np.int64), values)
+        lifted = table[np.minimum(where, len(table) - 1)]  # a row that does not give the column: any value
+        lo, hi = (int(table.min()), int(table.max()))
+        found = self.cache[key] = Sym(self, key, _narrow(lifted, lo, hi), lo, hi, kind)
+        return found
 
     def date_part(self, day: Sym, part: str) -> Sym:
         """``day.year`` / ``.month`` / ``.day`` of a date column."""
