@@ -268,6 +268,7 @@ class Trace:
         self.reads: dict[str, Any] = {}
         self.concrete: set[str] = set()  # facts read as plain values (:class:`Concretize`)
         self.paths = 0
+        self.known: dict[str, Column | None] = {}  # the columns looked up (None: not given as a column)
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -357,14 +358,23 @@ class Trace:
     # -- reading a fact ------------------------------------------------------------------------------------------
 
     def read(self, name: str) -> Any:
-        if name in self.reads:
-            return self.reads[name]
-        column = self.columns.get(name)
+        reads = self.reads
+        if name in reads:
+            return reads[name]
+        known = self.known
+        column = known[name] if name in known else known.setdefault(name, self.columns.get(name))
         if column is None:
             value = self.defaults.get(name)
+        elif column.kind in ("enum", "bool") and len(self.path) < len(self.forced):
+            k = len(self.path)  # replaying: the value the path took, without a split (the common case, inline)
+            i = self.forced[k]
+            labels = self.forced_labels[k]
+            self.path.append(i)
+            self.path_labels.append(labels)
+            value = labels[i]
         else:
             value = self._concrete(column)
-        self.reads[name] = value
+        reads[name] = value
         return value
 
     def _concrete(self, column: Column) -> Any:
