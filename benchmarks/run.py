@@ -268,6 +268,7 @@ def columnar(count: int, runs: int) -> dict[str, Any]:
         "fallback": result.fallback_count,
         "fallback_share": result.fallback_count / result.results,
         "fallback_reasons": dict(result.fallback_reasons.most_common(8)),
+        "paths": result.paths,
         "mismatches": mismatches,
     }
 
@@ -279,7 +280,8 @@ def _print_columnar(r: dict[str, Any]) -> None:
     )
     print(
         f"  left to the row engine: {r['fallback']:,} results ({100 * r['fallback_share']:.2f} %); outcomes "
-        f"differing from the row engine: {r['mismatches']} rows",
+        f"differing from the row engine: {r['mismatches']} rows; paths traced (each a replay of a calculator in "
+        f"Python): {r['paths']:,}",
         flush=True,
     )
     for reason, count in r["fallback_reasons"].items():
