@@ -263,10 +263,12 @@ class Trace:
         self.path_labels: list[Any] = []  # the labels of each decision of the current path
         self.mask: Mask | None = None  # the rows of the current path (None: every row of the chunk)
         self.count = size  # how many
-        self.pending: list[tuple[tuple[int, ...], Mask | None, list[Any]]] = []
+        # paths to run: (the decisions that lead to it, its rows, their labels, how many rows)
+        self.pending: list[tuple[tuple[int, ...], Mask | None, list[Any], int]] = []
         self.reads: dict[str, Any] = {}
         self.concrete: set[str] = set()  # facts read as plain values (:class:`Concretize`)
         self.paths = 0
+        self.known: dict[str, Column | None] = {}  # the columns looked up (None: not given as a column)
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -281,15 +283,14 @@ class Trace:
                 self.concrete.add(exc.name)
 
     def _explore(self, function: Callable[[Trace], Any]) -> list[tuple[Mask | None, Any]]:
-        self.pending = [((), None, [])]
+        self.pending = [((), None, [], self.size)]
         self.paths = 0  # paths run (each a replay of the function)
         leaves: list[tuple[Mask | None, Any]] = []
         with np.errstate(all="ignore"):  # values outside a path's rows are computed and never read
             while self.pending:
-                self.forced, self.mask, self.forced_labels = self.pending.pop()
+                self.forced, self.mask, self.forced_labels, self.count = self.pending.pop()
                 self.paths += 1
                 self.path, self.path_labels, self.reads = [], [], {}
-                self.count = self.size if self.mask is None else int(np.count_nonzero(self.mask))
                 try:
                     result = function(self)
                 except (TooManyPaths, Concretize):
@@ -301,7 +302,7 @@ class Trace:
                     # the paths found are kept (their rows are decided); the rows of the paths not explored yet
                     # go to the row engine
                     beyond = Fallback(f"more than {self.limit} paths")
-                    leaves.extend((mask, beyond) for _, mask, _ in self.pending)
+                    leaves.extend((mask, beyond) for _, mask, _, _ in self.pending)
                     self.pending = []
         return leaves
 
@@ -315,19 +316,19 @@ class Trace:
             self.path_labels.append(found)
             return found[i]
         mask = self.mask
-        present: list[tuple[int, Mask]] = []
+        present: list[tuple[int, Mask, int]] = []
         for i, condition in enumerate(conditions()):
             sub = condition if mask is None else mask & condition
-            if sub.any():
-                present.append((i, sub))
+            count = int(np.count_nonzero(sub))
+            if count:
+                present.append((i, sub, count))
         if len(present) == 1:  # every row of the path goes the same way: no split
             i = present[0][0]
         else:
             prefix, prefix_labels = tuple(self.path), [*self.path_labels, labels]
-            for j, sub in present[1:]:
-                self.pending.append(((*prefix, j), sub, prefix_labels))
-            i, self.mask = present[0]
-            self.count = int(np.count_nonzero(self.mask))
+            for j, sub, count in present[1:]:
+                self.pending.append(((*prefix, j), sub, prefix_labels, count))
+            i, self.mask, self.count = present[0]
         self.path.append(i)
         self.path_labels.append(labels)
         return labels[i]
@@ -349,7 +350,7 @@ class Trace:
             self.path.append(0)
             return True
         other = ~value if mask is None else mask ^ held
-        self.pending.append(((*self.path, 1), other, self.path_labels[:]))
+        self.pending.append(((*self.path, 1), other, self.path_labels[:], self.count - count))
         self.path.append(0)
         self.mask, self.count = held, count
         return True
@@ -357,14 +358,23 @@ class Trace:
     # -- reading a fact ------------------------------------------------------------------------------------------
 
     def read(self, name: str) -> Any:
-        if name in self.reads:
-            return self.reads[name]
-        column = self.columns.get(name)
+        reads = self.reads
+        if name in reads:
+            return reads[name]
+        known = self.known
+        column = known[name] if name in known else known.setdefault(name, self.columns.get(name))
         if column is None:
             value = self.defaults.get(name)
+        elif column.kind in ("enum", "bool") and len(self.path) < len(self.forced):
+            k = len(self.path)  # replaying: the value the path took, without a split (the common case, inline)
+            i = self.forced[k]
+            labels = self.forced_labels[k]
+            self.path.append(i)
+            self.path_labels.append(labels)
+            value = labels[i]
         else:
             value = self._concrete(column)
-        self.reads[name] = value
+        reads[name] = value
         return value
 
     def _concrete(self, column: Column) -> Any:
