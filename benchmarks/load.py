@@ -472,7 +472,7 @@ def calculate_benchmark(
                             echo(_calculate_line(backend, n, run), flush=True)
                         summary = _calculate_summary(backend, n, workers, "wrk" if use_wrk else "python", runs)
                         results.append(summary)
-                        echo(_calculate_median_line(summary), flush=True)
+                        echo(calculate_median_line(summary), flush=True)
                 finally:
                     stop_server(process)
     return results
@@ -512,7 +512,7 @@ def _calculate_line(backend: str, n: int, run: dict[str, Any]) -> str:
     )
 
 
-def _calculate_median_line(r: dict[str, Any]) -> str:
+def calculate_median_line(r: dict[str, Any]) -> str:
     share = "/".join(f"{100 * x:.0f}%" for x in r["split_share"])
     return (
         f"POST /v1/calculate, {r['backend']}, {r['connections']} keep-alive connections, {r['workers']} workers "

@@ -109,6 +109,13 @@ class LiveCatalogue:
         """This process changed the catalogue: the next request reads it again."""
         self._state = None
 
+    def current(self) -> store.KnownCatalogue | None:
+        """The latest catalogue from memory when it may be served as it is (no session needed), else None."""
+        state = self._state
+        if state is None or state.known is None or not self._fresh(state):
+            return None
+        return state.known
+
     async def latest(self, session: Session) -> store.KnownCatalogue:
         """The latest catalogue; from memory while fresh, else checked in a thread (one at a time; meanwhile
         the others get what is in memory)."""

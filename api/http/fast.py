@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from api.catalogue import live
+from api.catalogue import live, store
 from api.http.admission import ASGIApp, Message, Receive, Scope, Send
 from api.http.deps import JSON_TYPES, known_headers
 from api.output import dumps_bytes
@@ -30,6 +30,7 @@ from api.purchase.request import parse_request
 from api.settings import MAX_BODY_BYTES
 
 PATH = "/v1/calculate"
+KNOWN_AT = "X-Vigueur-Known-At"  # the one header of known_headers that is not the load's
 
 
 class FastCalculate:
@@ -96,21 +97,32 @@ async def _answer(scope: Scope, body: bytes) -> tuple[list[tuple[bytes, bytes]],
     app = scope["app"]
     try:
         now = datetime.now(UTC)
-        session = Session(app.state.engine)
-        try:
-            latest: live.LiveCatalogue = app.state.live
-            known = await latest.latest(session)
-        finally:
-            await live.close_session(session)
+        latest: live.LiveCatalogue = app.state.live
+        known = latest.current()  # from memory, no session made
+        if known is None:
+            session = Session(app.state.engine)
+            try:
+                known = await latest.latest(session)
+            finally:
+                await live.close_session(session)
         # parse_request refuses a key given twice too: the route then answers, its dependency refuse_duplicate_keys
         content = dumps_bytes(calculate_document(known.catalogue, parse_request(body)))
     except Exception:  # every error is the route's own: it answers this request again, from the start
         return None
-    headers: list[tuple[bytes, bytes]] = [
-        (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in known_headers(known, now).items()
-    ]
+    headers = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in _headers(known, now)]
     headers += [(b"content-length", str(len(content)).encode("latin-1")), (b"content-type", b"application/json")]
     return headers, content
+
+
+_LOAD_HEADERS: list[tuple[store.KnownCatalogue, list[tuple[str, str]]]] = []
+
+
+def _headers(known: store.KnownCatalogue, now: datetime) -> list[tuple[str, str]]:
+    """:func:`known_headers`, those of the load computed once per load (the instant changes every request)."""
+    if not _LOAD_HEADERS or _LOAD_HEADERS[0][0] is not known:
+        _LOAD_HEADERS[:] = [(known, list(known_headers(known, now).items()))]
+    return [(name, (known.known_at or now).isoformat()) if name == KNOWN_AT else (name, value)
+            for name, value in _LOAD_HEADERS[0][1]]  # fmt: skip
 
 
 def install(app: Any) -> None:

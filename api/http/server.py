@@ -47,6 +47,41 @@ def header_timeout() -> float:
         return HEADER_TIMEOUT_SECONDS
 
 
+class CoalescingTransport:
+    """A transport whose writes of one turn of the event loop leave in one system call (issue 15).
+
+    uvicorn writes a response in two writes, the status line and headers, then the body; with TCP_NODELAY each
+    is a ``send`` and a segment of its own, and the client wakes up twice. Here the writes are gathered and
+    written together at the end of the turn (``call_soon``): one ``send``, one segment for a small answer.
+    ``close`` writes what is gathered first; everything else is the wrapped transport's.
+    """
+
+    def __init__(self, transport: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._gathered: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._gathered:
+            self._loop.call_soon(self._flush)
+        self._gathered.append(bytes(data))
+
+    def _flush(self) -> None:
+        if not self._gathered:
+            return
+        data = b"".join(self._gathered)
+        self._gathered.clear()
+        if not self._transport.is_closing():
+            self._transport.write(data)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class NoDelayHTTPProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]  # uvicorn's "auto" choice
     """uvicorn's ``http="auto"`` protocol (httptools if installed, else h11) with TCP_NODELAY on its socket,
     and a deadline for a request's headers: uvicorn has none (its keep-alive timeout stops at the first byte),
@@ -56,7 +91,7 @@ class NoDelayHTTPProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]  #
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         set_nodelay(transport)
-        super().connection_made(transport)
+        super().connection_made(CoalescingTransport(transport, self.loop))  # type: ignore[arg-type]
         self._header_deadline: asyncio.TimerHandle | None = None
         self._arm_header_deadline()
 

@@ -47,6 +47,7 @@ def test_the_bytes_are_json_dumps_bytes(document: Any) -> None:
     "document",
     [
         {"ratio": 1e-07, "big": 1e16, "small": 5e-324, "text": "2e-3 is not a number here"},
+        {"ratio": 1e-05, "deep": [[{"x": 0.00001}]], "in a tuple": (1.5e-6,)},  # orjson: « 0.00001 »
         {"id": 2**70, "negative": -(2**64)},
         {"colour": Colour.RED, "colours": [Colour.RED]},
         {"": {}, "empty": [], "nested": [[], {}]},
