@@ -12,10 +12,20 @@ It prints, per run: requests, req/s, errors (any status but 200, or a connection
 during and after, and how long the server took to exit on SIGTERM. Exit code 1 when a run had an error, a
 timeout, or a /healthz slower than a second.
 
+``--calculate`` (issue 15) measures ``POST /v1/calculate`` alone instead: for each backend, one `vigueur serve
+--workers 2`, then ``--repeat`` runs of ``--duration`` seconds at each of ``--connections`` (default 8 and 32)
+keep-alive connections, each sending generated purchases (benchmarks/generate.py: every version, every
+branch; those the API refuses are left out) one after the other. The client is wrk (Debian's ``wrk``, with a
+Lua script: light, in C) when it is on the PATH, else the asyncio client below (``--client python``; it
+eats CPU of its own). It prints each run (req/s, p50/p90/p99/max, errors) with the split of the answers
+across the workers (the ``X-Vigueur-Worker`` header), the machine's load average, and per connection count
+the medians of the runs. Exit code 1 when a request failed.
+
 The client runs on the same machine as the server: on a small machine its own CPU use limits req/s.
 Only 127.0.0.1 is ever contacted. Options: --connections 200 1000, --duration 60, --backend sqlite
 postgresql, --workers 2, --timeout 10, --after 10, --postgres-url URL (default: $TEST_DATABASE_URL, else
-postgresql+psycopg://postgres@127.0.0.1:5432/test; a scratch database is created and dropped), --json FILE.
+postgresql+psycopg://postgres@127.0.0.1:5432/test; a scratch database is created and dropped), --json FILE;
+--calculate with --repeat 3 and --client auto|wrk|python (defaults there: --connections 8 32, --duration 10).
 """
 
 from __future__ import annotations
@@ -27,8 +37,10 @@ import json
 import multiprocessing
 import os
 import resource
+import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -265,6 +277,251 @@ def one_run(backend: str, connections: int, args: argparse.Namespace) -> Run | N
         return run
 
 
+# -- POST /v1/calculate alone, at a few keep-alive connections (issue 15) -------------------------------------
+
+WRK_SCRIPT = r"""
+-- benchmarks/load.py --calculate: POST /v1/calculate with the bodies of $VIGUEUR_BODIES (one JSON per line),
+-- counting the answers of each worker (X-Vigueur-Worker).
+local bodies, index, threads = {}, 0, {}
+counts = {}  -- a global: done() reads each thread's with thread:get("counts")
+function setup(thread) table.insert(threads, thread) end
+function init(args)
+  for line in io.lines(os.getenv("VIGUEUR_BODIES")) do table.insert(bodies, line) end
+  counts = {}
+end
+function request()
+  index = index % #bodies + 1
+  return wrk.format("POST", "/v1/calculate", {["Content-Type"] = "application/json"}, bodies[index])
+end
+function response(status, headers, body)
+  local w = headers["x-vigueur-worker"] or headers["X-Vigueur-Worker"] or "none"
+  counts[w] = (counts[w] or 0) + 1
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("VIGUEUR %d %d %d %d %d %d %d %d\n", summary.requests, summary.duration,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, e.status,
+    e.connect + e.read + e.write + e.timeout))
+  for _, t in ipairs(threads) do
+    for k, v in pairs(t:get("counts")) do io.write(string.format("WORKER %s %d\n", k, v)) end
+  end
+end
+"""
+
+
+def calculate_bodies(count: int = 2000, seed: int = 11) -> list[bytes]:
+    """Generated purchases (benchmarks/generate.py) as compact JSON requests, those the API answers 200."""
+    sys.path.insert(0, str(ROOT))
+    from api.catalogue.loader import load_catalogue
+    from api.purchase.render import calculate_document
+    from api.purchase.request import CalculationRequest, parse_request
+    from benchmarks.generate import request, rows
+
+    catalogue = load_catalogue()
+    bodies = []
+    for cells in rows(catalogue, count, seed=seed):
+        try:
+            body = json.dumps(_integers(request(cells), CalculationRequest), separators=(",", ":")).encode()
+            calculate_document(catalogue, parse_request(body))
+        except Exception:  # noqa: BLE001 - refused (422) by the API as well: not a calculation to time
+            continue
+        bodies.append(body)
+    return bodies
+
+
+def _integers(doc: dict[str, Any], model: Any) -> dict[str, Any]:
+    """The integer fields of the request contract as JSON integers (the generator writes CSV cells, strings)."""
+    import typing
+
+    for name, info in model.model_fields.items():
+        value = doc.get(name)
+        kinds = typing.get_args(info.annotation) or (info.annotation,)
+        if isinstance(value, dict):
+            sub = next((k for k in kinds if hasattr(k, "model_fields")), None)
+            if sub is not None:
+                _integers(value, sub)
+        elif isinstance(value, str) and int in kinds and value.isdigit():
+            doc[name] = int(value)
+    return doc
+
+
+def wrk_run(port: int, bodies_file: Path, script: Path, connections: int, duration: float) -> dict[str, Any]:
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{duration:.0f}s", "--timeout", "10s", "-s", str(script),
+         f"http://{HOST}:{port}/v1/calculate"],
+        capture_output=True, text=True, env=os.environ | {"VIGUEUR_BODIES": str(bodies_file)}, check=True,
+    ).stdout  # fmt: skip
+    split: dict[str, int] = {}
+    figures: list[int] = []
+    for line in out.splitlines():
+        if line.startswith("VIGUEUR "):
+            figures = [int(x) for x in line.split()[1:]]
+        elif line.startswith("WORKER "):
+            _, worker, count = line.split()
+            split[worker] = split.get(worker, 0) + int(count)
+    if not figures:
+        raise SystemExit(f"wrk said nothing usable:\n{out}")
+    requests, micros, p50, p90, p99, most, status_errors, socket_errors = figures
+    return {
+        "requests": requests,
+        "req_per_s": round(requests / (micros / 1e6), 1),
+        "latency_ms": {"p50": p50 / 1000, "p90": p90 / 1000, "p99": p99 / 1000, "max": most / 1000},
+        "errors": status_errors + socket_errors,
+        "split": split,
+    }
+
+
+async def _python_connection(port: int, bodies: list[bytes], offset: int, stop_at: float, out: dict[str, Any]) -> None:
+    reader, writer = await asyncio.open_connection(HOST, port)
+    i = offset
+    try:
+        while time.monotonic() < stop_at:
+            body = bodies[i % len(bodies)]
+            i += 1
+            started = time.monotonic()
+            writer.write(
+                b"POST /v1/calculate HTTP/1.1\r\nHost: " + HOST.encode() + b"\r\nContent-Type: application/json\r\n"
+                b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            )
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.split(b"\r\n")
+            length, worker = 0, "none"
+            for line in lines[1:]:
+                name, _, value = line.partition(b":")
+                name = name.strip().lower()
+                if name == b"content-length":
+                    length = int(value)
+                elif name == b"x-vigueur-worker":
+                    worker = value.strip().decode()
+            await reader.readexactly(length)
+            if lines[0].split()[1] != b"200":
+                out["errors"] += 1
+                continue
+            out["latencies"].append(time.monotonic() - started)
+            out["split"][worker] = out["split"].get(worker, 0) + 1
+    finally:
+        writer.close()
+
+
+def python_run(port: int, bodies: list[bytes], connections: int, duration: float) -> dict[str, Any]:
+    out: dict[str, Any] = {"latencies": [], "errors": 0, "split": {}}
+
+    async def run() -> None:
+        stop_at = time.monotonic() + duration
+        await asyncio.gather(
+            *(_python_connection(port, bodies, n * 97, stop_at, out) for n in range(connections))
+        )
+
+    started = time.monotonic()
+    asyncio.run(run())
+    elapsed = time.monotonic() - started
+    ordered = sorted(out["latencies"])
+
+    def pct(p: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2) if ordered else float("nan")
+
+    return {
+        "requests": len(ordered),
+        "req_per_s": round(len(ordered) / elapsed, 1),
+        "latency_ms": {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)},
+        "errors": out["errors"],
+        "split": out["split"],
+    }
+
+
+def calculate_benchmark(
+    backends: list[str],
+    connections: list[int],
+    duration: float,
+    repeat: int,
+    workers: int,
+    postgres_url: str,
+    client: str = "auto",
+    echo: Any = print,
+) -> list[dict[str, Any]]:
+    """``POST /v1/calculate`` only: per backend and connection count, ``repeat`` runs and their medians."""
+    use_wrk = client == "wrk" or (client == "auto" and shutil.which("wrk") is not None)
+    if client == "wrk" and shutil.which("wrk") is None:
+        raise SystemExit("wrk is not on the PATH (Debian: apt-get install wrk)")
+    bodies = calculate_bodies()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="vigueur-calc-") as tmp:
+        folder = Path(tmp)
+        bodies_file, script = folder / "bodies.jsonl", folder / "calculate.lua"
+        bodies_file.write_bytes(b"\n".join(bodies) + b"\n")
+        script.write_text(WRK_SCRIPT, encoding="utf-8")
+        for backend in backends:
+            with database(backend, folder, postgres_url) as url:
+                if url is None:
+                    continue
+                process, port = start_server(url, workers, folder)
+                try:
+
+                    def once(n: int, seconds: float, port: int = port) -> dict[str, Any]:
+                        if use_wrk:
+                            return wrk_run(port, bodies_file, script, n, seconds)
+                        return python_run(port, bodies, n, seconds)
+
+                    once(8, 3)  # warm-up: every worker has read the catalogue, the pools have connections
+                    for n in connections:
+                        runs = []
+                        for _ in range(repeat):
+                            load = os.getloadavg()
+                            run = once(n, duration) | {"load_average_before": [round(x, 2) for x in load]}
+                            runs.append(run)
+                            echo(_calculate_line(backend, n, run), flush=True)
+                        summary = _calculate_summary(backend, n, workers, "wrk" if use_wrk else "python", runs)
+                        results.append(summary)
+                        echo(calculate_median_line(summary), flush=True)
+                finally:
+                    stop_server(process)
+    return results
+
+
+def _calculate_summary(backend: str, n: int, workers: int, client: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    split: dict[str, int] = {}
+    for run in runs:
+        for worker, count in run["split"].items():
+            split[worker] = split.get(worker, 0) + count
+    total = sum(split.values()) or 1
+    return {
+        "backend": backend,
+        "connections": n,
+        "workers": workers,
+        "client": client,
+        "runs": runs,
+        "req_per_s_median": statistics.median(r["req_per_s"] for r in runs),
+        "p50_ms_median": statistics.median(r["latency_ms"]["p50"] for r in runs),
+        "p99_ms_median": statistics.median(r["latency_ms"]["p99"] for r in runs),
+        "errors": sum(r["errors"] for r in runs),
+        "split_share": sorted((round(c / total, 3) for c in split.values()), reverse=True),
+        "load_average": statistics.median(r["load_average_before"][0] for r in runs),
+    }
+
+
+def _split_text(split: dict[str, int]) -> str:
+    return "/".join(str(c) for c in sorted(split.values(), reverse=True)) or "-"
+
+
+def _calculate_line(backend: str, n: int, run: dict[str, Any]) -> str:
+    lat = run["latency_ms"]
+    return (
+        f"  {backend:<10} {n:>3} conn: {run['req_per_s']:>8,.0f} req/s, p50 {lat['p50']:.2f} ms, p90 {lat['p90']:.2f}, "
+        f"p99 {lat['p99']:.2f}, max {lat['max']:.1f}; errors {run['errors']}; per worker {_split_text(run['split'])}; "
+        f"load average {run['load_average_before'][0]}"
+    )
+
+
+def calculate_median_line(r: dict[str, Any]) -> str:
+    share = "/".join(f"{100 * x:.0f}%" for x in r["split_share"])
+    return (
+        f"POST /v1/calculate, {r['backend']}, {r['connections']} keep-alive connections, {r['workers']} workers "
+        f"({r['client']}): median of {len(r['runs'])} runs {r['req_per_s_median']:,.0f} req/s, p50 "
+        f"{r['p50_ms_median']:.2f} ms, p99 {r['p99_ms_median']:.2f} ms; split across workers {share}; errors "
+        f"{r['errors']}; load average {r['load_average']}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, nargs="+", default=[200, 1000])
@@ -275,7 +532,21 @@ def main() -> int:
     parser.add_argument("--after", type=float, default=10, help="seconds of /healthz checks after the load")
     parser.add_argument("--postgres-url", default=os.environ.get("TEST_DATABASE_URL") or DEFAULT_POSTGRES)
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--calculate", action="store_true", help="POST /v1/calculate only (issue 15)")
+    parser.add_argument("--repeat", type=int, default=3, help="--calculate: runs per connection count")
+    parser.add_argument("--client", choices=["auto", "wrk", "python"], default="auto", help="--calculate: client")
     args = parser.parse_args()
+    if args.calculate:
+        given = {a.split("=")[0] for a in sys.argv[1:]}
+        connections = args.connections if "--connections" in given else [8, 32]
+        duration = args.duration if "--duration" in given else 10
+        print(f"load average {os.getloadavg()}", flush=True)
+        found = calculate_benchmark(
+            args.backend, connections, duration, args.repeat, args.workers, args.postgres_url, args.client
+        )
+        if args.json:
+            args.json.write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
+        return 0 if found and all(r["errors"] == 0 for r in found) else 1
     if args.connections and max(args.connections) > 5000:
         parser.error("at most 5000 connections")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -11,8 +11,9 @@ see benchmarks/generate.py), medians over several runs:
    and the same rows as Parquet, Parquet out: wall time (median), rows/s and peak memory of the process tree (and
    on a tenth of the rows, to show that memory does not grow with the input); once each: one worker, the row
    engine (its output compared), the per-row explanations (--reasons), and the start-up cost (a one-row input);
-3. HTTP: `vigueur serve` on loopback, POST /v1/calculate from concurrent keep-alive clients: requests/s,
-   median and 99th-percentile latency.
+3. HTTP: `vigueur serve --workers 2` on loopback, SQLite and PostgreSQL, POST /v1/calculate alone from 8 and 32
+   keep-alive connections (benchmarks/load.py --calculate, wrk when installed): requests/s, p50 and p99 latency,
+   medians of 3 runs, and the split of the answers across the workers.
 4. the auditors' web pages: each page's render time on the server (benchmarks/ui.py), median over runs.
 
 5. columnar (``--peer PATH`` adds the OpenFisca peer): :func:`legislation.columnar.compute` on the same mixed
@@ -33,7 +34,6 @@ import json
 import os
 import platform
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid  # noqa: E402
 from api.catalogue.loader import load_catalogue  # noqa: E402
 from benchmarks import ui  # noqa: E402
-from benchmarks.generate import request, rows, write_csv  # noqa: E402
+from benchmarks.generate import rows, write_csv  # noqa: E402
 from legislation import InvalidDates, Purchase  # noqa: E402
 from legislation.columnar import Columnar  # noqa: E402
 from legislation.columnar.columns import from_rows  # noqa: E402
@@ -269,6 +269,7 @@ def columnar(count: int, runs: int) -> dict[str, Any]:
         "fallback": result.fallback_count,
         "fallback_share": result.fallback_count / result.results,
         "fallback_reasons": dict(result.fallback_reasons.most_common(8)),
+        "paths": result.paths,
         "mismatches": mismatches,
     }
 
@@ -280,7 +281,8 @@ def _print_columnar(r: dict[str, Any]) -> None:
     )
     print(
         f"  left to the row engine: {r['fallback']:,} results ({100 * r['fallback_share']:.2f} %); outcomes "
-        f"differing from the row engine: {r['mismatches']} rows",
+        f"differing from the row engine: {r['mismatches']} rows; paths traced (each a replay of a calculator in "
+        f"Python): {r['paths']:,}",
         flush=True,
     )
     for reason, count in r["fallback_reasons"].items():
@@ -426,134 +428,15 @@ def _csv_to_parquet(source: Path, target: Path) -> None:
 # -- 3. HTTP --------------------------------------------------------------------------------------------
 
 
-def http(duration: float, concurrency: tuple[int, ...], workers: int, workdir: Path) -> dict[str, Any]:
-    """`vigueur serve` on loopback (SQLite in the temporary folder): POST /v1/calculate at each load."""
-    catalogue = load_catalogue()
-    bodies = []
-    for cells in rows(catalogue, 2000, seed=11):
-        try:
-            bodies.append(json.dumps(request(cells)).encode())
-        except ValueError:
-            continue
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'http.db'}"}
-    server = subprocess.Popen(
-        [VIGUEUR, "serve", "--port", str(port), "--workers", str(workers), "--log-level", "warning"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        _wait_ready(f"http://127.0.0.1:{port}", server)
-        requests = [_post(port, "/v1/calculate", body) for body in bodies]
-        runs = {
-            f"{clients}{' quickack' if quick else ''}": _load(port, requests, clients, duration, quick)
-            for quick in (False, True)
-            for clients in concurrency
-        }
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+def http(duration: float, repeat: int, workers: int) -> dict[str, Any]:
+    """`vigueur serve --workers 2` on loopback, SQLite and a scratch PostgreSQL database: POST /v1/calculate alone at
+    8 and 32 keep-alive connections, ``repeat`` runs each, medians and the split across workers
+    (benchmarks/load.py --calculate: wrk when it is installed, else its asyncio client)."""
+    from benchmarks.load import DEFAULT_POSTGRES, calculate_benchmark
+
+    postgres = os.environ.get("TEST_DATABASE_URL") or DEFAULT_POSTGRES
+    runs = calculate_benchmark(["sqlite", "postgresql"], [8, 32], duration, repeat, workers, postgres)
     return {"server_workers": workers, "runs": runs}
-
-
-def _load(port: int, requests: list[bytes], clients: int, duration: float, quickack: bool) -> dict[str, Any]:
-    """``clients`` keep-alive connections sending requests back to back for ``duration`` seconds.
-
-    ``quickack``: the client acknowledges at once (TCP_QUICKACK), a control. uvicorn writes a response in two
-    writes (headers, then body); the server sets TCP_NODELAY on each connection (api/http/server.py), so both leave
-    at once and a client that delays its acknowledgements (Linux does, up to 40 ms) sees the server's own
-    latency: the two kinds of run should agree. Without TCP_NODELAY (uvicorn's ``--workers N`` left it off) the
-    body waited for that acknowledgement, ~40 ms a request, and only the quickack runs showed the server's speed.
-    """
-    latencies: list[float] = []
-    statuses: Counter[int] = Counter()
-    lock = threading.Lock()
-    deadline = time.perf_counter() + duration
-
-    def client(offset: int) -> None:
-        mine, codes = [], Counter[int]()
-        with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
-            reader = connection.makefile("rb")
-            i = offset
-            while time.perf_counter() < deadline:
-                started = time.perf_counter()
-                connection.sendall(requests[i % len(requests)])
-                if quickack:
-                    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
-                codes[_read_response(reader)] += 1
-                mine.append(time.perf_counter() - started)
-                i += clients
-        with lock:
-            latencies.extend(mine)
-            statuses.update(codes)
-
-    started = time.perf_counter()
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - started
-    latencies.sort()
-    return {
-        "requests": len(latencies),
-        "seconds": elapsed,
-        "requests_per_s": len(latencies) / elapsed,
-        "median_ms": 1000 * statistics.median(latencies),
-        "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
-        "statuses": dict(statuses),
-    }
-
-
-def _post(port: int, path: str, body: bytes) -> bytes:
-    """A whole HTTP/1.1 keep-alive request, encoded once: the load generator stays light (httpx, in the
-    same two cores, took as much time per request as the server)."""
-    head = (
-        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(body)}\r\n\r\n"
-    )
-    return head.encode() + body
-
-
-def _read_response(reader: Any) -> int:
-    """Read one response (status line, headers, a Content-Length or chunked body); its status code."""
-    status = int(reader.readline().split()[1])
-    length, chunked = 0, False
-    while (line := reader.readline()) not in (b"\r\n", b""):
-        name, _, value = line.partition(b":")
-        if name.lower() == b"content-length":
-            length = int(value)
-        elif name.lower() == b"transfer-encoding" and b"chunked" in value.lower():
-            chunked = True
-    if chunked:
-        while (size := int(reader.readline().split(b";")[0], 16)) > 0:
-            reader.read(size + 2)
-        reader.readline()
-    else:
-        reader.read(length)
-    return status
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_ready(base: str, server: subprocess.Popen[bytes]) -> None:
-    import httpx
-
-    for _ in range(240):
-        if server.poll() is not None:
-            raise RuntimeError("vigueur serve exited")
-        try:
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise RuntimeError("vigueur serve did not become ready")
 
 
 # -- report -----------------------------------------------------------------------------------------------
@@ -591,7 +474,7 @@ def main() -> None:
             report["batch"] = end_to_end(100_000 if quick else 1_000_000, 1 if quick else 3, Path(tmp))
             _print_batch(report["batch"])
         if not args.skip_http:
-            report["http"] = http(5 if quick else 15, (1, 8), 2, Path(tmp))
+            report["http"] = http(5 if quick else 10, 1 if quick else 3, 2)
             _print_http(report["http"])
     if not args.skip_ui:
         report["ui"] = ui.measure(7 if quick else 21)
@@ -657,13 +540,10 @@ def _print_batch(r: dict[str, Any]) -> None:
 
 
 def _print_http(r: dict[str, Any]) -> None:
-    for clients, run in r["runs"].items():
-        print(
-            f"HTTP POST /v1/calculate, {clients} keep-alive client(s), {r['server_workers']} workers: "
-            f"{run['requests_per_s']:,.0f} requests/s, median {run['median_ms']:.1f} ms, "
-            f"p99 {run['p99_ms']:.1f} ms ({run['requests']:,} requests, {run['statuses']})",
-            flush=True,
-        )
+    from benchmarks.load import calculate_median_line
+
+    for run in r["runs"]:
+        print(calculate_median_line(run), flush=True)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,13 @@ catalogue need no connection (:class:`LiveCatalogue`); a thread-pool call that r
 transaction (returning the connection) before it returns (:func:`released`); a request's session is closed
 in threads of their own (:func:`close_session`), which never wait for anything but the database.
 
-Other processes' loads are seen by a cheap query (the latest load's id) at most every ``check_seconds``;
-a load or a correction made by this process is seen at once (:meth:`LiveCatalogue.invalidate`).
+Issue 15: the latest catalogue is no longer asked of the database per request (or per second). Every load
+and correction is announced (:mod:`api.catalogue.announce`: PostgreSQL NOTIFY in the load's transaction, a
+stamp file beside a SQLite database), and a process serves what it holds in memory until its watch signals a
+load: the next request reads the catalogue again. A load or a correction made by this process is seen at once
+(:meth:`LiveCatalogue.invalidate`). When the watch cannot watch (no stamp file yet; the listening connection
+lost), and after an error, the process asks the database at most every ``check_seconds``, as before; while
+it watches, it still asks every ``SAFETY_SECONDS`` (a database restored from a backup under it, say).
 """
 
 from __future__ import annotations
@@ -28,10 +33,12 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from api.catalogue import store
+from api.catalogue.announce import Watch
 from api.catalogue.tables import LoadRow
 
 T = TypeVar("T")
-CHECK_SECONDS = 1.0  # how stale another process's load may be seen by this one
+CHECK_SECONDS = 1.0  # how stale another process's load may be seen by this one when its watch cannot watch
+SAFETY_SECONDS = 30.0  # while watching: the database is asked anyway this often
 MISSING_TABLE_SQLSTATE = "42P01"  # PostgreSQL: undefined_table
 _CLOSERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="vigueur-close")
 
@@ -84,13 +91,16 @@ class _State:
     checked: float  # time.monotonic() of the check
     known: store.KnownCatalogue | None
     error: BaseException | None
+    signature: object | None = None  # the watch's signature just before the check (None: not watching)
 
 
 class LiveCatalogue:
-    """The latest catalogue of one database, checked at most every ``check_seconds`` (0: every request)."""
+    """The latest catalogue of one database: read again when ``watch`` signals a load, else checked at most
+    every ``check_seconds`` (0: every request)."""
 
-    def __init__(self, check_seconds: float = 0.0) -> None:
+    def __init__(self, check_seconds: float = 0.0, watch: Watch | None = None) -> None:
         self.check_seconds = check_seconds
+        self.watch = watch
         self._state: _State | None = None
         self._lock = threading.Lock()
         self._checking = False
@@ -99,11 +109,18 @@ class LiveCatalogue:
         """This process changed the catalogue: the next request reads it again."""
         self._state = None
 
+    def current(self) -> store.KnownCatalogue | None:
+        """The latest catalogue from memory when it may be served as it is (no session needed), else None."""
+        state = self._state
+        if state is None or state.known is None or not self._fresh(state):
+            return None
+        return state.known
+
     async def latest(self, session: Session) -> store.KnownCatalogue:
         """The latest catalogue; from memory while fresh, else checked in a thread (one at a time; meanwhile
         the others get what is in memory)."""
         state = self._state
-        if state is None or (time.monotonic() - state.checked >= self.check_seconds and not self._checking):
+        if state is None or (not self._checking and not self._fresh(state)):
             state = await asyncio.get_running_loop().run_in_executor(None, self._check, session)
         if state.error is not None:
             raise state.error
@@ -118,10 +135,21 @@ class LiveCatalogue:
         assert state.known is not None
         return state.known
 
+    def _fresh(self, state: _State) -> bool:
+        """``state`` may still be served: no load signalled (and not too old), or checked very recently."""
+        age = time.monotonic() - state.checked
+        if state.error is None and state.signature is not None and self.watch is not None:
+            return age < SAFETY_SECONDS and self.watch.signature() == state.signature
+        return age < self.check_seconds
+
+    def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
+
     def _check(self, session: Session, force: bool = False) -> _State:
         with self._lock:
             state = self._state
-            if not force and state is not None and time.monotonic() - state.checked < self.check_seconds:
+            if not force and state is not None and self._fresh(state):
                 return state  # checked by another thread meanwhile
             self._checking = True
             try:
@@ -133,13 +161,14 @@ class LiveCatalogue:
 
     def _read(self, session: Session, before: _State | None) -> _State:
         now = time.monotonic()
-        try:
+        signature = self.watch.signature() if self.watch is not None else None  # before the read: a load
+        try:  # committed during it changes the signature again, and the next request reads again
             known = released(session, lambda s: self._known(s, before))
         except (store.CatalogueNotLoaded, sa_exc.OperationalError, sa_exc.InterfaceError) as exc:
             return _State(now, None, exc)
         except sa_exc.TimeoutError as exc:
             return _State(now, None, exc)
-        return _State(now, known, None)
+        return _State(now, known, None, signature)
 
     @staticmethod
     def _known(session: Session, before: _State | None) -> store.KnownCatalogue:

@@ -30,6 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from api.catalogue import codec
+from api.catalogue.announce import announce
 from api.catalogue.db import create_tables, write_lock
 from api.catalogue.hashing import legacy_version_hash
 from api.catalogue.loader import DEFAULT_VERSIONS_DIR, check_catalogue, load_catalogue, load_version
@@ -177,6 +178,7 @@ def record_catalogue(
     session.add(load)
     session.flush()
     assert load.id is not None
+    announce(session, load.id)  # the serving processes read the catalogue again once this commits
     _supersede([current[c.version_id] for c in changes if c.change in ("superseded", "removed")], load)
     _supersede(old_gaps, load)
     session.flush()  # the superseded rows leave the « current » unique index before their successors enter it

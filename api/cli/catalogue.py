@@ -173,12 +173,11 @@ def serve(
     ] = HEADER_TIMEOUT_SECONDS,
 ) -> None:
     """Serve the HTTP API with uvicorn; an empty database is first filled from versions/. Docs at /docs."""
-    import uvicorn
     from sqlalchemy import exc as sa_exc
 
     from api.catalogue.db import make_engine
     from api.catalogue.store import ensure_loaded
-    from api.http.server import HEADER_TIMEOUT_ENV, NoDelayHTTPProtocol
+    from api.http.server import HEADER_TIMEOUT_ENV, NoDelayHTTPProtocol, serve_app
 
     settings = _settings(database_url, versions_dir)
     for name in DATABASE_URL_VARIABLES:  # the workers read their settings from the environment
@@ -205,7 +204,8 @@ def serve(
     # takes longer than uvicorn's 5 s default, and the supervisor would kill it while it starts.
     # http: uvicorn's protocol with TCP_NODELAY on each connection, which --workers N leaves off otherwise (a
     # keep-alive client then waits on its own delayed ACK, ~40 ms a request): see api/http/server.py.
-    uvicorn.run(
+    # serve_app: with several workers, each listens on a SO_REUSEPORT socket of its own (balanced workers).
+    serve_app(
         "api.http.app:app",
         host=host,
         port=port,

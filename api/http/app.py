@@ -22,9 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 
 from api import web
-from api.catalogue import live, store
+from api.catalogue import announce, live, store
 from api.catalogue.db import make_engine
-from api.http import admission, probes, problems, worker
+from api.http import admission, fast, probes, problems, worker
 from api.http import openapi as openapi_docs
 from api.http.cors import ConfiguredCORS
 from api.http.routes import audit as audit_routes
@@ -84,7 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         provenance(current.versions_dir)  # git is asked once, at start-up, not while answering a receipt
         engine = make_engine(current.database_url)
         app.state.engine = engine
-        app.state.live = live.LiveCatalogue(check_seconds=live.CHECK_SECONDS)
+        # The latest catalogue from memory, read again when a load is announced (api/catalogue/announce.py).
+        app.state.live = live.LiveCatalogue(check_seconds=live.CHECK_SECONDS, watch=announce.watch_for(engine))
         try:
             report = store.ensure_loaded(engine, current.versions_dir)
             if report is not None:
@@ -107,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "versions/ is invalid, nothing loaded: %s (the API answers 503 until a valid load)", exc
             )
         yield
+        app.state.live.close()
         engine.dispose()
 
     app = FastAPI(
@@ -122,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app)
     probes.install(app)
+    fast.install(app)  # a plain POST /v1/calculate answered without routing (issue 15); inside the admission
     app.add_middleware(admission.Admission)  # the probes never wait behind computing requests (issue 10)
     app.state.live = live.LiveCatalogue()  # without the lifespan (tests): checked on every request
     app.add_middleware(ConfiguredCORS, settings=settings)  # outermost: a preflight is never held

@@ -25,7 +25,7 @@ def configured_admin_token() -> str | None:
     return token or None
 
 
-def require_admin(request: Request) -> None:
+async def require_admin(request: Request) -> None:
     """Dependency of every write endpoint: 404 when writes are off, 401 without or with a wrong token."""
     expected = configured_admin_token()
     if expected is None:

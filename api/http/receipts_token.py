@@ -18,7 +18,7 @@ def configured_receipts_token() -> str | None:
     return token or None
 
 
-def require_receipt_token(request: Request) -> None:
+async def require_receipt_token(request: Request) -> None:
     """Dependency of ``POST /v1/calculate``: with ``receipt=true`` and a token configured, 401 without it."""
     expected = configured_receipts_token()
     if expected is None or request.query_params.get("receipt", "").lower() not in ("true", "1", "yes", "on"):

@@ -19,6 +19,17 @@ class _Pairs(list[tuple[str, Any]]):
     """A JSON object as read, its pairs in order, duplicates kept."""
 
 
+class _Duplicate(Exception):
+    """A key given twice somewhere: the document is read again to name each one by its path."""
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _Duplicate
+    return found
+
+
 def without_bom(raw: str | bytes) -> str | bytes:
     """``raw`` without its leading byte-order mark, if any."""
     if isinstance(raw, bytes):
@@ -30,9 +41,13 @@ def duplicate_keys(raw: str | bytes) -> list[dict[str, str]]:
     """One error per key given twice in an object, named by its path (« vehicle.energy »); [] when none, or
     when ``raw`` is not JSON (the contract's reader says why)."""
     try:
-        document = json.loads(raw, object_pairs_hook=_Pairs)
+        json.loads(raw, object_pairs_hook=_refuse_duplicates)  # the common case, quickly: no key given twice
+        return []
+    except _Duplicate:
+        pass
     except (ValueError, RecursionError):  # not JSON, not UTF-8, too deep: reported by the model's reader
         return []
+    document = json.loads(raw, object_pairs_hook=_Pairs)
     errors: list[dict[str, str]] = []
     _walk(document, "", errors)
     return errors

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -68,6 +69,7 @@ class ColumnarResult:
     paragraphs: list[str]
     errors: dict[int, InvalidFacts] = field(default_factory=dict)
     fallback_reasons: Counter[str] = field(default_factory=Counter)
+    paths: int = 0  # paths the traces ran (each a replay of a calculator in Python: what a batch's time goes to)
 
     @property
     def rows(self) -> int:
@@ -120,6 +122,18 @@ class Columnar:
 
     def compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...] = ALL_SCHEMES) -> ColumnarResult:
         """See :func:`compute`."""
+        # The traces allocate many small objects (paths, masks, outcome tuples) that all live until their chunk
+        # ends: the cyclic collector's passes over them (and over the caller's heap) cost ~20 % of a mixed batch
+        # and free nothing. It is paused while computing (and back on after, if it was on).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._compute(columns, schemes)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...]) -> ColumnarResult:
         n, facts = normalise(columns)
         row_schemes = _row_schemes(columns.get("schemes"), n, shared_schemes(tuple(schemes)))
         k = len(ALL_SCHEMES)
@@ -253,15 +267,11 @@ class Columnar:
     ) -> None:
         """Trace one version over some rows (an index array, or a slice: a view of the columns)."""
         everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
-        if everything:
-            chunk = dict(facts)
-            chunk_day = day
-        else:
-            chunk = {name: _take(column, rows) for name, column in facts.items()}
-            chunk_day = day[rows]
-        chunk["_day"] = Column("_day", "date", chunk_day, None)
-        # a trace pays ~0.1 ms of Python per path, the row engine ~20 µs per row: past one path per ROWS_PER_PATH
-        # rows of the chunk, the row engine is faster (the chunk is left to it, and counted)
+        chunk_day = day if everything else day[rows]
+        chunk = _Chunk(facts, None if everything else rows)
+        chunk.taken["_day"] = Column("_day", "date", chunk_day, None)
+        # a trace pays ~40-100 µs of Python per path, the row engine ~20 µs per row: past one path per ROWS_PER_PATH
+        # rows of the chunk, the rows of the paths not explored yet are left to the row engine (and counted)
         limit = self.path_limit
         if self.rows_per_path:
             limit = min(limit, max(self.min_paths, len(chunk_day) // self.rows_per_path))
@@ -281,8 +291,10 @@ class Columnar:
             leaves = trace.explore(resolve)
         except TooManyPaths as exc:
             result.fallback[s, rows] = True
-            result.fallback_reasons[f"{plan.vid}: {exc}"] += len(rows)
+            result.fallback_reasons[f"{plan.vid}: {exc}"] += len(chunk_day)
             return
+        finally:
+            result.paths += trace.paths
         self._assemble(result, s, plan, leaves, rows, everything)
 
     def _assemble(
@@ -378,8 +390,9 @@ class Columnar:
             result.fallback_reasons["the resolver's dates (a missing or contradicted date, a lease of 2007-1873)"] += (
                 int((result.requested[:, row_fallback]).sum())
             )
+        fallen = np.flatnonzero(row_fallback)
         items: list[tuple[int, tuple[Scheme, ...]]] = [
-            (int(i), SCHEME_TUPLES[int(result.row_schemes[i])]) for i in np.flatnonzero(row_fallback)
+            (i, SCHEME_TUPLES[t]) for i, t in zip(fallen.tolist(), result.row_schemes[fallen].tolist(), strict=True)
         ]
         for s, scheme in enumerate(ALL_SCHEMES):
             alone = shared_schemes((scheme,))
@@ -433,14 +446,18 @@ def _row_schemes(column: Any, n: int, default: tuple[Scheme, ...]) -> npt.NDArra
     default), tuples of :class:`Scheme`, or those indices."""
     if column is None:
         return np.full(n, _TUPLE_INDEX[default], dtype=np.int8)
-    array = np.asarray(column)
-    if array.dtype.kind in "iu":
+    items = list(column) if not isinstance(column, np.ndarray) or column.ndim != 1 else column
+    array = np.asarray(items) if not isinstance(items, np.ndarray) and items and isinstance(items[0], int) else items
+    if isinstance(array, np.ndarray) and array.dtype.kind in "iu":
         if ((array < 0) | (array >= len(SCHEME_TUPLES))).any():
             raise ColumnError("schemes", f"codes are 0–{len(SCHEME_TUPLES) - 1} (legislation.row.SCHEME_TUPLES)")
         return array.astype(np.int8)
-    texts, inverse = np.unique(
-        np.array([x if isinstance(x, str) else "|".join(x) for x in array], dtype=object), return_inverse=True
+    values = array.tolist() if isinstance(array, np.ndarray) else array
+    seen: dict[Any, int] = {}  # each distinct text or tuple numbered in one pass (no sort of Python objects)
+    inverse = np.fromiter(
+        (seen.setdefault(x if type(x) is str else tuple(x), len(seen)) for x in values), dtype=np.int32, count=n
     )
+    texts = [x if isinstance(x, str) else "|".join(x) for x in seen]
     table = np.empty(len(texts), dtype=np.int8)
     for j, text in enumerate(texts):
         try:
@@ -449,6 +466,35 @@ def _row_schemes(column: Any, n: int, default: tuple[Scheme, ...]) -> npt.NDArra
             raise ColumnError("schemes", f"{text!r}: schemes are bonus or conversion_premium, separated by |") from None
         table[j] = _TUPLE_INDEX[shared_schemes(found)]
     return table[inverse.reshape(-1)]
+
+
+class _Chunk(Mapping[str, Column]):
+    """The columns of some rows, each gathered when the trace first reads it (a calculator reads a few facts)."""
+
+    def __init__(self, facts: Mapping[str, Column], rows: Any) -> None:
+        self.facts, self.rows = facts, rows
+        self.taken: dict[str, Column] = {}
+
+    def __getitem__(self, name: str) -> Column:
+        found: Column | None = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def get(self, name: str, default: Any = None) -> Any:
+        found = self.taken.get(name)
+        if found is None:
+            column = self.facts.get(name)
+            if column is None:
+                return default
+            found = self.taken[name] = column if self.rows is None else _take(column, self.rows)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self.facts, **self.taken})
+
+    def __len__(self) -> int:
+        return len({**self.facts, **self.taken})
 
 
 def _take(column: Column, rows: Any) -> Column:

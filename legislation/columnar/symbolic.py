@@ -134,6 +134,10 @@ class Sym:
             return self.trace.date_part(self, name)
         raise Unvectorisable(f"attribute {name} of a column value ({self.key!r})")
 
+    def __lift__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """``function(*args)`` for every row (a calendar helper given a date column): called once per value."""
+        return self.trace.lift(function, args)
+
     # -- branching -------------------------------------------------------------------------------------------
 
     def __bool__(self) -> bool:
@@ -253,14 +257,18 @@ class Trace:
     def __init__(self, columns: Mapping[str, Column], defaults: Mapping[str, Any], size: int, limit: int) -> None:
         self.columns, self.defaults, self.size, self.limit = columns, defaults, size, limit
         self.cache: dict[Any, Sym] = {}
-        self.labels: dict[tuple[int, ...], list[Any]] = {}
         self.forced: tuple[int, ...] = ()
+        self.forced_labels: list[Any] = []  # the labels of each decision of the forced prefix (None: a truth)
         self.path: list[int] = []
+        self.path_labels: list[Any] = []  # the labels of each decision of the current path
         self.mask: Mask | None = None  # the rows of the current path (None: every row of the chunk)
         self.count = size  # how many
-        self.pending: list[tuple[tuple[int, ...], Mask | None]] = []
+        # paths to run: (the decisions that lead to it, its rows, their labels, how many rows)
+        self.pending: list[tuple[tuple[int, ...], Mask | None, list[Any], int]] = []
         self.reads: dict[str, Any] = {}
         self.concrete: set[str] = set()  # facts read as plain values (:class:`Concretize`)
+        self.paths = 0
+        self.known: dict[str, Column | None] = {}  # the columns looked up (None: not given as a column)
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -275,14 +283,14 @@ class Trace:
                 self.concrete.add(exc.name)
 
     def _explore(self, function: Callable[[Trace], Any]) -> list[tuple[Mask | None, Any]]:
-        self.pending = [((), None)]
-        self.labels = {}
+        self.pending = [((), None, [], self.size)]
+        self.paths = 0  # paths run (each a replay of the function)
         leaves: list[tuple[Mask | None, Any]] = []
         with np.errstate(all="ignore"):  # values outside a path's rows are computed and never read
             while self.pending:
-                self.forced, self.mask = self.pending.pop()
-                self.path, self.reads = [], {}
-                self.count = self.size if self.mask is None else int(np.count_nonzero(self.mask))
+                self.forced, self.mask, self.forced_labels, self.count = self.pending.pop()
+                self.paths += 1
+                self.path, self.path_labels, self.reads = [], [], {}
                 try:
                     result = function(self)
                 except (TooManyPaths, Concretize):
@@ -290,8 +298,12 @@ class Trace:
                 except Exception as exc:  # noqa: BLE001 - any failure: the row engine computes these rows
                     result = Fallback(f"{type(exc).__name__}: {exc}")
                 leaves.append((self.mask, result))
-                if len(leaves) > self.limit:
-                    raise TooManyPaths(f"more than {self.limit} paths")
+                if len(leaves) >= self.limit and self.pending:
+                    # the paths found are kept (their rows are decided); the rows of the paths not explored yet
+                    # go to the row engine
+                    beyond = Fallback(f"more than {self.limit} paths")
+                    leaves.extend((mask, beyond) for _, mask, _, _ in self.pending)
+                    self.pending = []
         return leaves
 
     def _decide(self, labels: list[Any], conditions: Callable[[], list[Mask]]) -> Any:
@@ -300,27 +312,30 @@ class Trace:
         if k < len(self.forced):  # replaying a prefix: the decision is known, and so is the path's mask
             i = self.forced[k]
             self.path.append(i)
-            return self.labels.get(tuple(self.forced[:k]), labels)[i]
+            found = self.forced_labels[k]
+            self.path_labels.append(found)
+            return found[i]
         mask = self.mask
-        present: list[tuple[int, Mask]] = []
+        present: list[tuple[int, Mask, int]] = []
         for i, condition in enumerate(conditions()):
             sub = condition if mask is None else mask & condition
-            if sub.any():
-                present.append((i, sub))
-        prefix = tuple(self.path)
-        self.labels[prefix] = labels
+            count = int(np.count_nonzero(sub))
+            if count:
+                present.append((i, sub, count))
         if len(present) == 1:  # every row of the path goes the same way: no split
             i = present[0][0]
         else:
-            for j, sub in present[1:]:
-                self.pending.append(((*prefix, j), sub))
-            i, self.mask = present[0]
-            self.count = int(np.count_nonzero(self.mask))
+            prefix, prefix_labels = tuple(self.path), [*self.path_labels, labels]
+            for j, sub, count in present[1:]:
+                self.pending.append(((*prefix, j), sub, prefix_labels, count))
+            i, self.mask, self.count = present[0]
         self.path.append(i)
+        self.path_labels.append(labels)
         return labels[i]
 
     def decide_bool(self, truth: Sym) -> bool:
         k = len(self.path)
+        self.path_labels.append(None)
         if k < len(self.forced):
             i = self.forced[k]
             self.path.append(i)
@@ -335,7 +350,7 @@ class Trace:
             self.path.append(0)
             return True
         other = ~value if mask is None else mask ^ held
-        self.pending.append(((*self.path, 1), other))
+        self.pending.append(((*self.path, 1), other, self.path_labels[:], self.count - count))
         self.path.append(0)
         self.mask, self.count = held, count
         return True
@@ -343,14 +358,23 @@ class Trace:
     # -- reading a fact ------------------------------------------------------------------------------------------
 
     def read(self, name: str) -> Any:
-        if name in self.reads:
-            return self.reads[name]
-        column = self.columns.get(name)
+        reads = self.reads
+        if name in reads:
+            return reads[name]
+        known = self.known
+        column = known[name] if name in known else known.setdefault(name, self.columns.get(name))
         if column is None:
             value = self.defaults.get(name)
+        elif column.kind in ("enum", "bool") and len(self.path) < len(self.forced):
+            k = len(self.path)  # replaying: the value the path took, without a split (the common case, inline)
+            i = self.forced[k]
+            labels = self.forced_labels[k]
+            self.path.append(i)
+            self.path_labels.append(labels)
+            value = labels[i]
         else:
             value = self._concrete(column)
-        self.reads[name] = value
+        reads[name] = value
         return value
 
     def _concrete(self, column: Column) -> Any:
@@ -375,7 +399,7 @@ class Trace:
         codes = self._present(column)
         labels = [None if c < 0 else column.members[c] for c in codes]
         if len(codes) == 1:  # one value in the whole chunk
-            self.labels[tuple(self.path)] = labels
+            self.path_labels.append(labels)
             self.path.append(0)
             return labels[0]
         return self._decide(labels, lambda: [self._equals(column, c) for c in codes])
@@ -397,7 +421,7 @@ class Trace:
         mask, null = self.mask, column.null
         given = mask if null is None else (~null if mask is None else mask & ~null)
         values = column.values if given is None else column.values[given]
-        found = [int(v) for v in np.unique(values)]
+        found = _distinct(values)
         if len(found) > 512:
             raise Unvectorisable(f"{column.name} read as plain values: {len(found)} different values")
         has_null = null is not None and bool(null.any() if mask is None else (mask & null).any())
@@ -412,7 +436,7 @@ class Trace:
             return [*masks, null] if has_null and null is not None else masks
 
         if len(labels) == 1:
-            self.labels[tuple(self.path)] = labels
+            self.path_labels.append(labels)
             self.path.append(0)
             return labels[0]
         return self._decide(labels, conditions)
@@ -422,14 +446,48 @@ class Trace:
         if len(self.path) < len(self.forced):
             return self._decide([], list)  # type: ignore[no-any-return]
         mask = self.mask
-        found = [int(v) for v in np.unique(value.value if mask is None else value.value[mask])]
+        found = _distinct(value.value if mask is None else value.value[mask])
         if len(found) > 512:
             raise Unvectorisable(f"{value.key!r} used as a plain number: {len(found)} different values")
         if len(found) == 1:
-            self.labels[tuple(self.path)] = found
+            self.path_labels.append(found)
             self.path.append(0)
             return found[0]
         return self._decide(found, lambda: [value.value == v for v in found])  # type: ignore[no-any-return]
+
+    def lift(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Sym:
+        """A pure function of one column and plain values (:func:`legislation.fast.compile.lifted`), computed by
+        calling it once per distinct value of the chunk's rows that give the column — no path per value."""
+        columns = [a for a in args if isinstance(a, Sym)]
+        if len(columns) != 1 or columns[0].kind not in ("date", "int"):
+            raise Unvectorisable(f"{getattr(function, '__name__', function)} of {len(columns)} columns")
+        column = columns[0]
+        key = ("lift", id(function), tuple(_key(a) for a in args))
+        found = self.cache.get(key)
+        if found is not None:
+            return found
+        values = column.value
+        nulls = [
+            c.null
+            for c in (self.columns.get(n) for n in _columns_of(column.key))
+            if c is not None and c.null is not None
+        ]
+        given = ~np.logical_or.reduce(nulls) if nulls else None  # a row that does not give it never reads this
+        distinct = _distinct(values if given is None else values[given])
+        results = []
+        for v in distinct:
+            plain = date.fromordinal(v) if column.kind == "date" else v
+            results.append(function(*[plain if a is column else a for a in args]))
+        kinds = {_kind(r) for r in results}
+        if len(kinds) > 1 or not kinds <= {"date", "int"}:
+            raise Unvectorisable(f"{getattr(function, '__name__', function)} gives {sorted(map(str, kinds))}")
+        kind = str(kinds.pop()) if kinds else "int"
+        table = np.array([r.toordinal() if kind == "date" else r for r in results] or [0], dtype=np.int64)
+        where = np.searchsorted(np.array(distinct or [0], dtype=np.int64), values)
+        lifted = table[np.minimum(where, len(table) - 1)]  # a row that does not give the column: any value
+        lo, hi = (int(table.min()), int(table.max()))
+        found = self.cache[key] = Sym(self, key, _narrow(lifted, lo, hi), lo, hi, kind)
+        return found
 
     def date_part(self, day: Sym, part: str) -> Sym:
         """``day.year`` / ``.month`` / ``.day`` of a date column."""
@@ -576,6 +634,17 @@ def _operand(value: Any, wide: bool) -> Any:
     return np.int64(value) if wide else np.int32(value)
 
 
+def _distinct(values: Array) -> list[int]:
+    """The distinct values, in order (``np.unique`` without its checks for masked arrays: ~80 µs a call)."""
+    if values.size < 64:
+        return sorted(set(values.tolist()))
+    ordered = np.sort(values)
+    first = np.empty(ordered.size, dtype=np.bool_)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first].tolist()  # type: ignore[no-any-return]
+
+
 def _columns_of(key: Any) -> list[str]:
     """The facts an expression's key reads (``("col", name)`` inside it)."""
     if not isinstance(key, tuple):
@@ -616,9 +685,8 @@ def _bounds(name: str, a: Any, b: Any) -> tuple[int, int]:
 
 
 class SymRow:
-    """What a calculator reads as ``ctx.row``: each attribute is the fact for the rows of the current path."""
-
-    __slots__ = ("_trace",)
+    """What a calculator reads as ``ctx.row``: each attribute is the fact for the rows of the current path (one
+    SymRow per path: a fact read once is then an attribute of the instance, read without a call)."""
 
     def __init__(self, trace: Trace) -> None:
         object.__setattr__(self, "_trace", trace)
@@ -627,7 +695,9 @@ class SymRow:
         trace: Trace = object.__getattribute__(self, "_trace")
         if name not in trace.defaults:
             raise AttributeError(name)
-        return trace.read(name)
+        value = trace.read(name)
+        object.__setattr__(self, name, value)
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise Unvectorisable(f"a calculator sets row.{name}")

@@ -33,7 +33,11 @@ once per version when the engine starts:
      through their class (``Energy.ELECTRIC``), ``date(2001, 1, 1)`` and the kit's ``Candidate(…)`` records
      are bound or built once, the records by their slots (the frozen dataclass's ``__init__`` is 5× slower);
 
-3. anything else is left exactly as written: the generated functions run with a real, started ``Lean``
+3. the calendar helpers a calculator calls on facts (``add_months``…, :data:`LIFTED`) are bound as their
+   :func:`lifted` form: the same function, which a column of the columnar trace may compute once per value it
+   holds (any other argument: the function's own call);
+
+4. anything else is left exactly as written: the generated functions run with a real, started ``Lean``
    context named ``ctx``, so a call the rewriter does not know is still correct — only slower.
 
 "Free of effects" is decided on the syntax alone: constants, names, attribute reads and subscripts,
@@ -75,6 +79,7 @@ from decimal import Decimal
 from enum import EnumMeta
 from typing import Any
 
+from legislation import dates
 from legislation.calculators import get_calculator, kit
 from legislation.calculators.kit import COMPUTED, NOT_COVERED, Lean, Outcome, Params
 from legislation.errors import MissingFact
@@ -119,6 +124,32 @@ TEMPORARY = re.compile(r"\b_k[0-9]+\b")  # the rewriter's temporaries: _k1, _k2�
 PURE_STR_METHODS = frozenset(
     {"join", "replace", "strip", "lower", "upper", "capitalize", "split", "removeprefix", "removesuffix"}
 )
+
+
+def lifted(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (a pure function of plain values, such as a calendar helper) as compiled calculators call it: an
+    argument whose type has ``__lift__`` (a column of :mod:`legislation.columnar.symbolic`, standing for many
+    values) computes it itself, by calling ``function`` once per value it holds; any other call is the function's."""
+
+    def call(*args: Any) -> Any:
+        for value in args:
+            lift = getattr(type(value), "__lift__", None)
+            if lift is not None:
+                return lift(value, function, args)
+        return function(*args)
+
+    call.__wrapped__ = function  # type: ignore[attr-defined]
+    return call
+
+
+# The pure helpers calculators call on facts (by identity): bound in compiled modules as :func:`lifted` forms.
+LIFTED: dict[int, Callable[..., Any]] = {
+    id(f): lifted(f) for f in (dates.add_months, dates.last_day_of_months_following, dates.deadline_after_event)
+}
+
+
+def _lift(value: Any) -> Any:
+    return LIFTED.get(id(value), value)
 
 
 class CompileError(Exception):
@@ -898,7 +929,7 @@ class Compiler:
                 item.name = f"_kit_{item.name}"
                 item.decorator_list = []
                 functions.append(item)
-        namespace = dict(vars(kit))
+        namespace = {name: _lift(value) for name, value in vars(kit).items()}
         self._exec(functions, namespace, kit, "kit.Ctx rules", "\n".join(sources))
         self.kit_namespace = {name: namespace[f"_kit_{name}"] for name in self.numbers.kit_functions}
         for name, function in self.kit_namespace.items():  # the kit rules may call one another
@@ -925,7 +956,7 @@ class Compiler:
         namespace = compiled.__dict__
         for key, value in vars(module).items():
             if key not in ("__dict__", "__doc__", "__name__"):
-                namespace[key] = _swap(value, self.compiled)
+                namespace[key] = _lift(_swap(value, self.compiled))
         namespace.update({f"_kit_{n}": f for n, f in self.kit_namespace.items()})
         self._exec(functions, namespace, module, f"{name} for {self.version.id}", source)
         for node in functions:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -184,9 +184,11 @@ def test_a_chunk_with_too_many_paths_per_row_goes_to_the_row_engine_and_is_repor
     rows, _ = _generated(11, 20)
     engine = Engine(CATALOGUE)
     runner = Columnar(CATALOGUE, engine)
-    runner.rows_per_path, runner.min_paths = 10**6, 3  # any chunk past 3 paths: to the row engine
+    runner.rows_per_path, runner.min_paths = 10**6, 3  # past 3 paths in a chunk: its other rows to the row engine
     result = runner.compute(_columns(rows))
     assert any("more than 3 paths" in reason for reason in result.fallback_reasons), result.fallback_reasons
+    decided = result.requested & ~result.fallback
+    assert 0 < decided.sum() < result.results  # the 3 paths found are kept, the rest is computed row by row
     for i, row in enumerate(rows):
         assert _columnar(result, i) == _row_engine(engine, row)
 
@@ -230,3 +232,33 @@ def test_without_a_scrapped_vehicle_column_a_row_that_gives_no_scrapped_fact_has
         schemes=(Scheme.CONVERSION_PREMIUM,),
     )
     assert result.outcomes(2) == engine.outcomes(no_scrap)
+
+
+def test_a_calendar_helper_on_a_date_column_is_computed_per_date_not_per_path() -> None:
+    """D. 251-1-1 (used electric car, bonus of D. 251-7 from 2020-12-09): 1 000 € when first registered at least
+    two years (``add_months(first, 24)``) before the invoice. About 1 000 different registration dates — more than the
+    512 plain values a path may split into — are decided by the columns in two paths (the rule's two sides):
+    ``add_months`` is called once per date, not once per path."""
+    firsts = [d for d in (date(2018, 1, 1) + timedelta(days=i) for i in range(1080)) if d.day <= 28]
+    firsts = [d for d in firsts if d < date(2020, 12, 15)]
+    n = len(firsts)
+    columns = {
+        "acquisition": np.array(["purchase"] * n),
+        "invoice_date": np.array(["2020-12-15"] * n, dtype="datetime64[D]"),
+        "vehicle_category": np.array(["passenger_car"] * n),
+        "vehicle_energy": np.array(["electric"] * n),
+        "vehicle_co2_g_per_km": np.zeros(n, dtype=np.int64),
+        "vehicle_acquisition_cost": np.full(n, 2_000_000),
+        "vehicle_previously_registered": np.ones(n, dtype=np.bool_),
+        "vehicle_first_registration_date": np.array(firsts, dtype="datetime64[D]"),
+        "buyer_person_kind": np.array(["natural_person"] * n),
+        "schemes": np.array(["bonus"] * n),
+    }
+    result = compute(columns, CATALOGUE)
+    bonus = result.schemes.index(Scheme.BONUS)
+    # days 1–28: two years later is the same day number, no month-end clamp
+    expected = [100_000 if date(d.year + 2, d.month, d.day) <= date(2020, 12, 15) else 0 for d in firsts]
+    assert [int(a) for a in result.amount[bonus]] == expected
+    assert 100_000 in expected and 0 in expected and len(set(firsts)) > 512
+    assert result.fallback_count == 0, result.fallback_reasons
+    assert result.paths <= 4

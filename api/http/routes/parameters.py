@@ -7,11 +7,12 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from api.catalogue.parameters import articles, history_document, parameters_document, versions_document
 from api.http import openapi as docs
+from api.http.caching import NOT_MODIFIED, cached_json
 from api.http.deps import KnownDep, NowDep, known_headers
 from api.http.problems import ProblemError
 from api.purchase.request import json_response
@@ -70,7 +71,7 @@ EV_CAP = {
         },
     ),
 )
-def list_parameters(known: KnownDep, now: NowDep, scheme: SchemeQuery = None) -> Response:
+async def list_parameters(known: KnownDep, now: NowDep, scheme: SchemeQuery = None) -> Response:
     """The parameters of every version, grouped by notion (the same number of the law under different names)."""
     return json_response(parameters_document(known.catalogue, scheme), headers=known_headers(known, now))
 
@@ -83,7 +84,7 @@ def list_parameters(known: KnownDep, now: NowDep, scheme: SchemeQuery = None) ->
         "The value in each version on file: unit, period, version, paragraph, quote, provenance, decree.", EV_CAP, 404
     ),
 )
-def get_parameter(
+async def get_parameter(
     name: Annotated[
         str, Path(max_length=200, description="A notion or a parameter name.", examples=["ev_cap_natural"])
     ],
@@ -117,9 +118,10 @@ VERSIONS_EXAMPLE = {
     "/v1/versions",
     tags=["catalogue"],
     summary="Every version of every article",
-    responses=_ok("The versions that pass every filter, by article then date.", VERSIONS_EXAMPLE),
+    responses=_ok("The versions that pass every filter, by article then date.", VERSIONS_EXAMPLE) | NOT_MODIFIED,
 )
-def list_all_versions(
+async def list_all_versions(
+    request: Request,
     known: KnownDep,
     now: NowDep,
     scheme: Annotated[Scheme | None, Query(description="Only this aid's texts.")] = None,
@@ -135,17 +137,18 @@ def list_all_versions(
     doc = versions_document(
         known.catalogue, scheme=scheme, article=article, role=role, provenance=provenance, on=_day(on, "on")
     )
-    return json_response(doc, headers=known_headers(known, now))
+    return cached_json(request, doc, known_headers(known, now), known.known_at, now)
 
 
 @router.get(
     "/v1/articles/{article}/versions",
     tags=["catalogue"],
     summary="Every version of one article",
-    responses=_ok("The article's versions in date order.", VERSIONS_EXAMPLE | {"filters": {"article": "D251-7"}}, 404),
+    responses=_ok("The article's versions in date order.", VERSIONS_EXAMPLE | {"filters": {"article": "D251-7"}}, 404)
+    | NOT_MODIFIED,
 )
-def list_article_versions(
-    article: Annotated[str, Path(max_length=200, examples=["D251-7"])], known: KnownDep, now: NowDep
+async def list_article_versions(
+    request: Request, article: Annotated[str, Path(max_length=200, examples=["D251-7"])], known: KnownDep, now: NowDep
 ) -> Response:
     """The wordings of one text, oldest first (``GET /v1/versions/{a}/diff/{b}`` compares two of them)."""
     catalogue = known.catalogue
@@ -154,7 +157,8 @@ def list_article_versions(
             404, "Unknown article", detail=f"no article {article!r} on file",
             errors=[{"field": "article", "message": "no such article; GET /v1/versions lists every version"}],
         )  # fmt: skip
-    return json_response(versions_document(catalogue, article=article), headers=known_headers(known, now))
+    doc = versions_document(catalogue, article=article)
+    return cached_json(request, doc, known_headers(known, now), known.known_at, now)
 
 
 def _day(value: str | None, field: str) -> date | None:

@@ -12,7 +12,7 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
@@ -21,6 +21,7 @@ from api.catalogue import documents
 from api.catalogue.diff import diff_versions
 from api.http import openapi as docs
 from api.http import probes
+from api.http.caching import NOT_MODIFIED, cached_json
 from api.http.deps import BodyDep, KnownDep, LiveDep, NowDep, SessionDep, TodayDep, known_headers
 from api.http.problems import ProblemError
 from api.http.receipts_token import require_receipt_token
@@ -68,11 +69,12 @@ async def list_schemes(known: KnownDep, now: NowDep) -> Response:
     "/v1/schemes/{scheme}/versions",
     tags=["catalogue"],
     summary="The timeline of a scheme",
-    responses=docs.responses("TimelineOut", 404, 422),
+    responses=docs.responses("TimelineOut", 404, 422) | NOT_MODIFIED,
 )
-async def scheme_versions(scheme: SchemePath, known: KnownDep, now: NowDep) -> Response:
+async def scheme_versions(request: Request, scheme: SchemePath, known: KnownDep, now: NowDep) -> Response:
     """Every version of the scheme's amounts text in date order, and the declared gaps between them."""
-    return _json(documents.timeline_document(known.catalogue.timeline(scheme)), headers=known_headers(known, now))
+    doc = documents.timeline_document(known.catalogue.timeline(scheme))
+    return cached_json(request, doc, known_headers(known, now), known.known_at, now)
 
 
 @router.get(
@@ -109,23 +111,25 @@ async def in_force(
     "/v1/versions/{version_id}",
     tags=["catalogue"],
     summary="One version: text, source, clauses, hash, facts",
-    responses=docs.responses("VersionOut", 404, 422),
+    responses=docs.responses("VersionOut", 404, 422) | NOT_MODIFIED,
 )
-async def get_version(version_id: VersionPath, known: KnownDep, now: NowDep) -> Response:
+async def get_version(request: Request, version_id: VersionPath, known: KnownDep, now: NowDep) -> Response:
     """A version's verbatim text, source, provenance, transitional clauses, hash and the facts it reads."""
-    return _json(documents.version_document(known.catalogue.get(version_id)), headers=known_headers(known, now))
+    doc = documents.version_document(known.catalogue.get(version_id))
+    return cached_json(request, doc, known_headers(known, now), known.known_at, now)
 
 
 @router.get(
     "/v1/versions/{a}/diff/{b}",
     tags=["catalogue"],
     summary="What changed between two versions of an article",
-    responses=docs.responses("DiffOut", 404, 422),
+    responses=docs.responses("DiffOut", 404, 422) | NOT_MODIFIED,
 )
-async def diff(a: VersionPath, b: VersionPath, known: KnownDep, now: NowDep) -> Response:
+async def diff(request: Request, a: VersionPath, b: VersionPath, known: KnownDep, now: NowDep) -> Response:
     """A unified diff, a word-level diff (« 7 000 » → « 6 000 »), the numbers and metadata that changed."""
     catalogue = known.catalogue
-    return _json(diff_versions(catalogue.get(a), catalogue.get(b)), headers=known_headers(known, now))
+    doc = diff_versions(catalogue.get(a), catalogue.get(b))
+    return cached_json(request, doc, known_headers(known, now), known.known_at, now)
 
 
 @router.post(

@@ -80,12 +80,11 @@ def test_load_into_an_unreachable_database_exits_5(fixture_tree: Path) -> None:
 def test_serve_fills_an_empty_database_then_starts_uvicorn(
     tmp_path: Path, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
+    from api.http import server
     from api.http.server import NoDelayHTTPProtocol
 
     started: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
+    monkeypatch.setattr(server, "serve_app", lambda app, **options: started.update(app=app, **options))
     monkeypatch.delenv("DATABASE_URL", raising=False)  # restored after the test: serve sets it for its workers
     monkeypatch.delenv("VIGUEUR_DATABASE_URL", raising=False)
     monkeypatch.delenv("VIGUEUR_VERSIONS_DIR", raising=False)
@@ -127,9 +126,9 @@ def test_serve_fills_an_empty_database_then_starts_uvicorn(
 def test_serve_refuses_a_rejected_tree(
     tmp_path: Path, fixture_tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
+    from api.http import server
 
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("must not start"))
+    monkeypatch.setattr(server, "serve_app", lambda *a, **k: pytest.fail("must not start"))
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("VIGUEUR_VERSIONS_DIR", raising=False)
     broken = copy_tree(fixture_tree, tmp_path / "versions")
