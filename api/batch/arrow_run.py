@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 
 from api.batch.arrow_read import convert, read_strings, split_lines
-from api.batch.blocks import _reason
+from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
 from api.batch.lines import CONTROL, cells, check_id, undecodable
 from api.batch.results import Outcomes, Records, Tables
@@ -184,7 +184,7 @@ def _block(
                 except Exception:  # noqa: BLE001 - whatever the columns cannot do, the row path does (and says)
                     by_cells = sorted(by_cells + rows.tolist())
                 else:
-                    out.take_columnar(tables, rows, result, _reason)
+                    out.take_columnar(tables, rows, result, reason_of)
                     out.day[rows] = found.day[good]
                     out.eventful[rows] = found.eventful[good]
                     if found.eventful.any():
@@ -232,7 +232,7 @@ def _block(
                 raise Invalid("; ".join(problems))
             outcomes = engine.outcomes(row)
         except (Invalid, InvalidFacts, ArithmeticError, ValueError) as exc:
-            out.refuse(i, _reason(exc))
+            out.refuse(i, reason_of(exc))
             ids[i] = CONTROL.sub("\ufffd", ident)
             expected_known[i] = False
             continue
@@ -331,7 +331,7 @@ def jsonl_piece(engine: Any, tables: Tables, settings: Settings, first_line: int
             expected_known[i] = False
             continue
         except (InvalidFacts, ArithmeticError, ValueError) as exc:
-            out.refuse(i, _reason(exc))
+            out.refuse(i, reason_of(exc))
             expected_known[i] = False
             continue
         out.store(tables, i, row, outcomes)

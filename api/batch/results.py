@@ -10,7 +10,7 @@ never from a second copy of a rule (:mod:`legislation.resolver`, as the HTTP ans
 - ``reason`` and ``missing_facts``: the explained answer's (``award.reason``, or the answer's message when no
   calculator ran — no version on file, the aid ended), for the results that are not « computed »; an answer that
   depends only on the scheme, version and date is explained once per such key (dictionary-encoded);
-- ``claim_deadline``: :func:`legislation.resolver._claim_deadline` of the scheme and the decisive day, once per
+- ``claim_deadline``: :func:`legislation.resolver.claim_deadline_for` of the scheme and the decisive day, once per
   distinct pair, for the results the explained answer gives one (every status but no version, ended, invalid,
   and a kept wording not on file after the end of the aid);
 - ``provenance``: the grade of the version in force, of the kept version, and of a text relied on that decided
@@ -42,9 +42,9 @@ from legislation.resolver import (
     MISSING_FACTS,
     NO_VERSION,
     NOT_COVERED,
-    _claim_deadline,
-    _relied_secondary_warnings,
     calculate,
+    claim_deadline_for,
+    relied_secondary_warnings,
     version_for,
 )
 from legislation.row import ALL_SCHEMES, SCHEME_TUPLES, Row
@@ -119,7 +119,7 @@ class Tables:
         key = (k, day)
         if key not in self._deadlines:
             try:
-                found, _ = _claim_deadline(self.catalogue, ALL_SCHEMES[k], date.fromordinal(day), [])
+                found, _ = claim_deadline_for(self.catalogue, ALL_SCHEMES[k], date.fromordinal(day), [])
             except (ValueError, OverflowError):  # a deadline past year 9999
                 found = None
             self._deadlines[key] = found.isoformat() if found is not None else None
@@ -145,7 +145,7 @@ class Tables:
                     version_id=answering.id, amount=None, eligible=None, reason="", paragraph=self.paragraphs[paragraph]
                 )
                 # the explained answer's warnings for a secondary text relied on that decided the award
-                for warning in _relied_secondary_warnings(self.catalogue, stub):
+                for warning in relied_secondary_warnings(self.catalogue, stub):
                     parts.append(f"relies on {warning.split(' is graded ')[0]}: {Provenance.SECONDARY.value}")
             found = self._provenance[key] = "; ".join(parts)
         return found
@@ -193,9 +193,9 @@ class Tables:
                 if award is not None:
                     found = (award.reason, "|".join(award.missing_facts) or None)
                 else:  # no calculator ran: the answer's message (no version on file, the aid ended) and warnings
-                    from api.purchase.render import _resolved
+                    from api.purchase.render import resolved_fields
 
-                    message = _resolved(result.resolution)["message"]
+                    message = resolved_fields(result.resolution)["message"]
                     found = ("; ".join(x for x in (message, *result.warnings) if x) or None, None)
         if key is not None:
             self._explained[key] = found
