@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from api.batch.arrow_read import convert, read_strings, split_lines
+from api.batch.arrow_read import convert, plain_lines, read_strings, split_lines
 from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
 from api.batch.lines import CONTROL, cells, check_id, undecodable
@@ -117,9 +117,18 @@ def work(item: tuple[str, int, Any]) -> Piece:
 def _arrow_block(kind: str, first: int, data: Any, *, every_row: bool) -> Piece:
     settings: Settings = _STATE["settings"]
     if kind == "csv":
-        # every line suspect (width 0) for the row engine: the row path reads them all
-        lines = split_lines(data, first, 0 if every_row else len(settings.header))
-        table = read_strings(lines.clean_bytes, _names(settings.header)) if len(lines.clean) else None
+        names = _names(settings.header)
+        lines = None if every_row else plain_lines(data, first, len(names))
+        table = None
+        if lines is not None:
+            try:
+                table = read_strings(lines.clean_bytes, names)
+            except pa.ArrowInvalid:  # a line with a field too many, another with one too few: sort them
+                lines = None
+        if lines is None:
+            # every line suspect (width 0) for the row engine: the row path reads them all
+            lines = split_lines(data, first, 0 if every_row else len(names))
+            table = read_strings(lines.clean_bytes, names) if len(lines.clean) else None
         if table is not None and table.num_rows != len(lines.clean):  # not expected: read them one by one
             raise ValueError("the Arrow reading and the line sorting disagree")
         return _block(lines.numbers, table, lines.clean, lines.suspect)
