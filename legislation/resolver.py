@@ -455,9 +455,9 @@ def calculate(catalogue: Catalogue, purchase: Purchase | Row, scheme: Scheme) ->
         others.append((clause, previous))
     kept, kept_by, not_on_file = keep(current, others, lambda a: a.amount)
     warnings.extend(_secondary_warning(catalogue.versions.get(kept.version_id)))
-    warnings.extend(_relied_secondary_warnings(catalogue, kept))
+    warnings.extend(relied_secondary_warnings(catalogue, kept))
     status = outcome_status(kept.missing_facts != (), kept.not_covered, not_on_file)
-    deadline, citation = _claim_deadline(catalogue, scheme, resolution.decisive_date, warnings)
+    deadline, citation = claim_deadline_for(catalogue, scheme, resolution.decisive_date, warnings)
     return SchemeResult(
         resolution=resolution,
         status=status,
@@ -490,7 +490,7 @@ def _after_the_end(catalogue: Catalogue, row: Row, scheme: Scheme, resolution: R
         warnings.extend(_secondary_warning(other))
         warnings.extend(_ended_warning(resolution.version))  # the ending text's own grade, said too
         status = outcome_status(kept.missing_facts != (), kept.not_covered, None)
-        deadline, citation = _claim_deadline(catalogue, scheme, resolution.decisive_date, warnings)
+        deadline, citation = claim_deadline_for(catalogue, scheme, resolution.decisive_date, warnings)
         return SchemeResult(
             resolution=resolution,
             status=status,
@@ -525,7 +525,7 @@ def _secondary_warning(version: Version | None) -> tuple[str, ...]:
     )
 
 
-def _relied_secondary_warnings(catalogue: Catalogue, award: Award) -> tuple[str, ...]:
+def relied_secondary_warnings(catalogue: Catalogue, award: Award) -> tuple[str, ...]:
     """A text the version relies on that decided the award (its citation is the award's), graded « secondary »: its
     grade is said too — e.g. D. 251-1-1, the bonus for a used vehicle, applied by the seed wording of D. 251-7."""
     version = catalogue.versions.get(award.version_id)
@@ -551,7 +551,7 @@ def _not_on_file_warning(clause: TransitionalClause, *, ended: bool = False) -> 
     )
 
 
-def _claim_deadline(
+def claim_deadline_for(
     catalogue: Catalogue, scheme: Scheme, decisive: date, warnings: list[str]
 ) -> tuple[date | None, str | None]:
     text = catalogue.claim_deadline_text(scheme, decisive)

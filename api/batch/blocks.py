@@ -193,7 +193,7 @@ def run_any_csv(engine: Engine, plan: CsvPlan, first_line: int, data: bytes) -> 
                 check_id(ident)
             outcomes = outcomes_of(row_of(fields))
         except (Invalid, InvalidFacts, ArithmeticError, ValueError) as exc:
-            reason = _reason(exc)
+            reason = reason_of(exc)
             result.error(line, reason)
             append(csv_invalid(line, CONTROL.sub("\ufffd", ident), reason))
             continue
@@ -225,7 +225,7 @@ def run_plain_csv(engine: Engine, plan: CsvPlan, first_line: int, data: bytes | 
             outcomes = outcomes_of(row_of(cells))
         except (Invalid, InvalidFacts, ArithmeticError, ValueError) as exc:
             ident = cells[id_index] if id_index is not None and id_index < len(cells) else ""
-            reason = _reason(exc)
+            reason = reason_of(exc)
             result.error(line, reason)
             append(csv_invalid(line, ident, reason))
             continue
@@ -257,7 +257,7 @@ def run_jsonl_chunk(engine: Engine, first_line: int, data: bytes) -> ChunkResult
         except RequestError as exc:
             reason = "; ".join(f"{e['field']}: {e['message']}" for e in exc.errors)
         except (InvalidFacts, ArithmeticError, ValueError) as exc:
-            reason = _reason(exc)
+            reason = reason_of(exc)
         else:
             result.results += len(outcomes)
             out.extend(json_record(line, o) for o in outcomes)
@@ -268,7 +268,7 @@ def run_jsonl_chunk(engine: Engine, first_line: int, data: bytes) -> ChunkResult
     return result
 
 
-def _reason(exc: Exception) -> str:
+def reason_of(exc: Exception) -> str:
     if isinstance(exc, InvalidFacts):
         return f"{exc.field}: {exc}"
     if isinstance(exc, Invalid):

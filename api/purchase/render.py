@@ -115,7 +115,7 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> Resolutio
                     f"{check.clause.kept_version_label or 'an earlier wording'}, which is not on file"
                 )
     return ResolutionOut(
-        **_resolved(resolution),
+        **resolved_fields(resolution),
         status="no_version_on_file" if version is None else "ended" if resolution.ended else "resolved",
         versions_to_compute=to_compute,
         warnings=warnings,
@@ -125,7 +125,7 @@ def render_resolution(catalogue: Catalogue, resolution: Resolution) -> Resolutio
 def render_result(result: SchemeResult) -> SchemeResultOut:
     award = result.award
     return SchemeResultOut(
-        **_resolved(result.resolution),
+        **resolved_fields(result.resolution),
         status=result.status,
         amount=_euros(result.amount),
         amount_is_lower_bound=result.amount_is_lower_bound,
@@ -145,7 +145,7 @@ def render_result(result: SchemeResult) -> SchemeResultOut:
     )
 
 
-def _resolved(resolution: Resolution) -> dict[str, Any]:
+def resolved_fields(resolution: Resolution) -> dict[str, Any]:
     """The fields every resolved answer shares (:class:`api.purchase.models.ResolvedOut`)."""
     v = resolution.version
     message = None
