@@ -268,7 +268,10 @@ class Outcomes:
         given = result.requested & (result.paragraph >= 0) & (result.paragraph < len(result.paragraphs))
         self.paragraph[:, positions] = np.where(given, remap[np.where(given, result.paragraph, -1)], -1)
         self.row_schemes[positions] = result.row_schemes
-        self.fallbacks += int(result.fallback_count)
+        left = result.fallback & result.requested  # results the row engine computed (a refused row gives none)
+        if result.errors:
+            left[:, list(result.errors)] = False
+        self.fallbacks += int(left.sum())
         for i, exc in result.errors.items():
             self.refuse(int(positions[i]), reason(exc))
 

@@ -405,7 +405,7 @@ class BatchRecordOut(BaseModel):
 
     model_config = _CLOSED
     line: int = Field(description="The line of the input (1 = first line of the body).")
-    id: str | None = Field(description="The request's « id » (a string or an integer), copied; null when none.")
+    id: str | None = Field(description="The request's « id » (a string or an integer), as text; null when none.")
     scheme: Literal["bonus", "conversion_premium"] | None = Field(description="null for an invalid row.")
     status: str = Field(
         description="computed, missing_facts, no_version_on_file, kept_version_not_on_file, not_covered_on_file, "
