@@ -14,7 +14,8 @@ import numpy.typing as npt
 
 from legislation.calculators.kit import Outcome
 from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
-from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace
+from legislation.columnar.recorded import Recording, Stale, replay
+from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace, Unvectorisable
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
 from legislation.fast.engine import NO_BRANCHES, Engine, VersionPlan
@@ -70,6 +71,7 @@ class ColumnarResult:
     errors: dict[int, InvalidFacts] = field(default_factory=dict)
     fallback_reasons: Counter[str] = field(default_factory=Counter)
     paths: int = 0  # paths the traces ran (each a replay of a calculator in Python: what a batch's time goes to)
+    replayed: int = 0  # rows (of a version's chunk) decided by a recorded decision tree, without a trace
 
     @property
     def rows(self) -> int:
@@ -119,6 +121,10 @@ class Columnar:
         self.path_limit = PATH_LIMIT
         self.rows_per_path = ROWS_PER_PATH  # 0: trace whatever the paths per row (the tests: every row traced)
         self.min_paths = MIN_PATHS
+        # what the traces learnt, per scheme, version and facts given (see legislation.columnar.recorded): a later
+        # chunk or call replays it instead of tracing (False: every chunk traced afresh)
+        self.record = True
+        self._recordings: dict[tuple[int, str, tuple[str, ...]], Recording] = {}
 
     def compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...] = ALL_SCHEMES) -> ColumnarResult:
         """See :func:`compute`."""
@@ -265,7 +271,45 @@ class Columnar:
         day: I64,
         rows: Any,
     ) -> None:
-        """Trace one version over some rows (an index array, or a slice: a view of the columns)."""
+        """One version over some rows (an index array, or a slice: a view of the columns): by the decision tree
+        earlier chunks recorded where it decides them, else traced."""
+        key = (s, plan.vid, tuple(sorted(facts)))
+        recording = self._recordings.get(key) if self.record else None
+        if recording is None or recording.root is None:
+            self._explore(result, s, plan, facts, day, rows, key, recording)
+            return
+        everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
+        chunk_day = day if everything else day[rows]
+        chunk = _Chunk(facts, None if everything else rows)
+        chunk.taken["_day"] = Column("_day", "date", chunk_day, None)
+        evaluator = Trace(chunk, DEFAULTS, len(chunk_day), 0)
+        evaluator.concrete = set(recording.concrete)
+        try:
+            leaves, unknown = replay(recording, evaluator)
+        except (Stale, Unvectorisable):
+            self._explore(result, s, plan, facts, day, rows, key, recording)
+            return
+        if leaves:
+            self._assemble_indexed(result, s, plan, leaves, rows, everything, len(chunk_day))
+            result.replayed += len(chunk_day) - len(unknown)
+        if len(unknown):  # rows that reach a decision side no earlier chunk took: traced (and recorded)
+            positions = np.arange(len(day))[rows] if isinstance(rows, slice) else rows
+            fresh = positions[np.sort(unknown)]
+            result.fallback[s, fresh] = False
+            self._explore(result, s, plan, facts, day, fresh, key, recording)
+
+    def _explore(
+        self,
+        result: ColumnarResult,
+        s: int,
+        plan: VersionPlan,
+        facts: Mapping[str, Column],
+        day: I64,
+        rows: Any,
+        key: tuple[int, str, tuple[str, ...]],
+        recording: Recording | None,
+    ) -> None:
+        """Trace one version over some rows, and record what the trace found."""
         everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
         chunk_day = day if everything else day[rows]
         chunk = _Chunk(facts, None if everything else rows)
@@ -276,6 +320,8 @@ class Columnar:
         if self.rows_per_path:
             limit = min(limit, max(self.min_paths, len(chunk_day) // self.rows_per_path))
         trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), limit)
+        if recording is not None:
+            trace.concrete = set(recording.concrete)  # the recording's decisions: the same facts read plainly
         engine = self.engine
         dispatch = (plan.kernel, plan.deadline, plan.order_until, plan)
 
@@ -295,7 +341,65 @@ class Columnar:
             return
         finally:
             result.paths += trace.paths
+        if self.record:
+            if recording is None:
+                recording = self._recordings[key] = Recording(frozenset(trace.concrete))
+            if recording.concrete == trace.concrete:
+                recording.add(trace)
         self._assemble(result, s, plan, leaves, rows, everything)
+
+    def _assemble_indexed(
+        self,
+        result: ColumnarResult,
+        s: int,
+        plan: VersionPlan,
+        leaves: list[tuple[Any, Any]],
+        rows: Any,
+        everything: bool,
+        size: int,
+    ) -> None:
+        """Each replayed leaf's outcome (its rows as indices in the chunk) into the result's arrays."""
+        leaf = np.zeros(size, dtype=np.int32)
+        amount = np.zeros(size, dtype=np.int64)
+        tables = np.zeros((6, len(leaves)), dtype=np.int64)  # status, known, eligible, version, kept, paragraph
+        fallback = np.zeros(len(leaves), dtype=np.bool_)
+        for j, (where, outcome) in enumerate(leaves):
+            if j:
+                leaf[where] = j
+            if isinstance(outcome, Fallback):
+                fallback[j] = True
+                result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += len(where)
+                continue
+            _, status, value, eligible, vid, paragraph, kept = outcome
+            if value is not None and not isinstance(value, int):
+                amount[where] = value.value[where]
+            elif value:
+                amount[where] = value
+            tables[:, j] = (
+                _STATUS[status],
+                value is not None,
+                -1 if eligible is None else int(eligible),
+                self._version_index[vid] if vid is not None else -1,
+                self._version_index[kept] if kept is not None else -1,
+                self._paragraph(paragraph),
+            )
+        target_rows: Any = slice(None) if everything else rows
+        result.amount[s, target_rows] = amount
+        targets: tuple[np.ndarray[Any, Any], ...] = (
+            result.status,
+            result.amount_known,
+            result.eligible,
+            result.version,
+            result.kept,
+            result.paragraph,
+        )
+        for target, table in zip(targets, tables, strict=True):
+            if (table == table[0]).all():
+                target[s, target_rows] = table[0]
+            else:
+                target[s, target_rows] = np.take(table.astype(target.dtype), leaf)
+        if fallback.any():
+            result.fallback[s, target_rows] = fallback[leaf]
 
     def _assemble(
         self,
