@@ -19,7 +19,15 @@ from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
 from legislation.fast.engine import NO_BRANCHES, Engine, VersionPlan
-from legislation.resolver import COMPUTED, ENDED, KEPT_NOT_ON_FILE, MISSING_FACTS, NO_VERSION, NOT_COVERED
+from legislation.resolver import (
+    COMPUTED,
+    ENDED,
+    KEPT_NOT_ON_FILE,
+    MISSING_FACTS,
+    NO_VERSION,
+    NOT_COVERED,
+    version_for,
+)
 from legislation.row import ALL_SCHEMES, SCHEME_TUPLES, shared_schemes
 from legislation.timeline import Catalogue
 
@@ -167,23 +175,26 @@ class Columnar:
             version_ids=self.version_ids,
             paragraphs=self.paragraphs,
         )
-        day, row_fallback = self._decisive(n, facts)
+        day, row_fallback, days = self._decisive(n, facts)
         for s, scheme in enumerate(ALL_SCHEMES):
             if requested[s].any():
-                self._scheme(result, s, scheme, facts, day, row_fallback | ~requested[s])
+                self._scheme(result, s, scheme, facts, days.get(scheme, day), row_fallback | ~requested[s])
         self._fall_back(result, facts, row_fallback)
         return result
 
     # -- the resolver's first two steps, on columns ------------------------------------------------------------
 
-    def _decisive(self, n: int, facts: Mapping[str, Column]) -> tuple[I64, npt.NDArray[np.bool_]]:
-        """Each row's decisive day (ordinal) and the rows left to the row engine (:func:`decisive_day` raises for
-        them, or their version depends on another event: the leases of décret 2007-1873's versions)."""
+    def _decisive(
+        self, n: int, facts: Mapping[str, Column]
+    ) -> tuple[I64, npt.NDArray[np.bool_], dict[Scheme, I64]]:
+        """Each row's decisive day (ordinal), the rows left to the row engine (:func:`decisive_day` raises for
+        them), and the schemes whose versions are picked by other events (décret 2007-1873's): their decisive day
+        for each row, where a lease's differs (:func:`legislation.resolver.version_for`)."""
         acquisition = facts["acquisition"].values
         invoice_only = "order_date" not in facts and "first_rent_date" not in facts and "invoice_date" in facts
         if invoice_only and acquisition.size and int(acquisition.min()) >= 0 and not (acquisition == LEASE_CODE).any():
             only = facts["invoice_date"]  # purchases decided by their invoice, no other date: nothing to check
-            return only.values, (only.null if only.null is not None else np.zeros(n, dtype=np.bool_))
+            return only.values, (only.null if only.null is not None else np.zeros(n, dtype=np.bool_)), {}
         lease = acquisition == LEASE_CODE
         unsure = acquisition < 0  # no acquisition: the row engine says why
         none = np.zeros(n, dtype=np.int64)
@@ -204,11 +215,46 @@ class Columnar:
         day = np.where(lease, rent, invoice)
         unsure |= np.where(lease, no_rent, no_invoice)  # decisive_day raises: no decisive date
         unsure |= ~no_order & ((~no_invoice & (invoice < order)) | (~no_rent & (rent < order)))
+        days: dict[Scheme, I64] = {}
         if self.engine.eventful:  # resolver.version_for: a lease dated before the end of those versions
             until = self.engine.eventful_until.toordinal()
             early = (~no_rent & (rent < until)) | (~no_invoice & (invoice < until)) | (~no_order & (order < until))
-            unsure |= lease & early
-        return day, unsure
+            eventful = np.flatnonzero(lease & early & ~unsure)
+            if len(eventful):
+                days = self._eventful_days(facts, day, unsure, eventful)
+        return day, unsure, days
+
+    def _eventful_days(
+        self, facts: Mapping[str, Column], day: I64, unsure: npt.NDArray[np.bool_], rows: npt.NDArray[np.intp]
+    ) -> dict[Scheme, I64]:
+        """The decisive day of each lease in ``rows`` for each scheme whose versions are picked by other events,
+        by the resolver's own :func:`~legislation.resolver.version_for` (as the row engine's ``resolved``): called
+        once per distinct (acquisition, invoice, order, first rent) dates — the facts it reads. A row it refuses
+        (:class:`InvalidFacts`) is left to the row engine (``unsure``, updated)."""
+        read = {name: facts[name] for name in _VERSION_FACTS if name in facts}
+        picked = [read[name].values[rows].tolist() for name in read]
+        nulls = [None if (null := read[name].null) is None else null[rows].tolist() for name in read]
+        keys = [
+            tuple(None if null is not None and null[j] else v[j] for v, null in zip(picked, nulls, strict=True))
+            for j in range(len(rows))
+        ]
+        distinct = list(dict.fromkeys(keys))
+        index = {key: j for j, key in enumerate(keys)}  # a row of each
+        samples = rows_at(read, rows[[index[key] for key in distinct]], [ALL_SCHEMES] * len(distinct))
+        days: dict[Scheme, I64] = {}
+        for scheme in sorted(self.engine.eventful, key=_SCHEME_INDEX.__getitem__):
+            timeline = self.catalogue.timeline(scheme)
+            found: dict[Any, int] = {}
+            for key, row in zip(distinct, samples, strict=True):
+                try:
+                    found[key] = version_for(timeline, row)[1].toordinal()
+                except InvalidFacts:
+                    found[key] = -1
+            ordinals = np.array([found[key] for key in keys], dtype=np.int64)
+            unsure[rows[ordinals < 0]] = True
+            scheme_day = days[scheme] = day.copy()
+            scheme_day[rows] = np.where(ordinals < 0, day[rows], ordinals)
+        return days
 
     def _scheme(
         self,
@@ -491,7 +537,7 @@ class Columnar:
     ) -> None:
         result.fallback[:, row_fallback] = True
         if row_fallback.any():
-            result.fallback_reasons["the resolver's dates (a missing or contradicted date, a lease of 2007-1873)"] += (
+            result.fallback_reasons["the resolver's dates (a missing or contradicted date)"] += (
                 int((result.requested[:, row_fallback]).sum())
             )
         fallen = np.flatnonzero(row_fallback)
@@ -541,6 +587,7 @@ def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64)
 
 
 _SCHEME_INDEX = {s: k for k, s in enumerate(ALL_SCHEMES)}
+_VERSION_FACTS = ("acquisition", "invoice_date", "order_date", "first_rent_date")  # what version_for reads
 _TUPLE_INDEX = {t: k for k, t in enumerate(SCHEME_TUPLES)}
 _SCHEME_NAMES = {s.value: s for s in Scheme}
 

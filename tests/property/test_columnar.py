@@ -152,6 +152,27 @@ def test_a_later_call_replays_the_recorded_decisions_and_traces_the_paths_not_se
         assert _columnar(again, i) == _columnar(expected, i)
 
 
+def test_a_lease_whose_version_is_picked_by_another_event_is_decided_by_the_columns() -> None:
+    """The leases dated before the end of décret 2007-1873's versions (picked by the lease's signature, not its
+    first rent): their decisive day per scheme is the resolver's own version_for, then the columns compute them."""
+    rows, _ = _generated(20261201, 200)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0
+    result = runner.compute(_columns(rows))
+    until = engine.eventful_until
+    leases = [
+        i
+        for i, row in enumerate(rows)
+        if row.acquisition is Acquisition.LEASE
+        and any(d is not None and d < until for d in (row.first_rent_date, row.invoice_date, row.order_date))
+    ]
+    decided = [i for i in leases if not result.fallback[:, i].any()]
+    assert len(decided) > 100, (len(leases), len(decided), result.fallback_reasons)
+    for i in leases:
+        assert _columnar(result, i) == _row_engine(engine, rows[i]), rows[i]
+
+
 def test_a_calculator_the_columns_cannot_follow_falls_back_and_is_reported() -> None:
     """A kernel that formats a fact (as an explaining context would) cannot run on a column: its rows go to the
     row engine, the fallback is counted and its reason names the version — the results stay exact."""
