@@ -133,6 +133,7 @@ class Columnar:
         # chunk or call replays it instead of tracing (False: every chunk traced afresh)
         self.record = True
         self._recordings: dict[tuple[int, str, tuple[str, ...]], Recording] = {}
+        self._lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}  # the lifted functions' results
 
     def compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...] = ALL_SCHEMES) -> ColumnarResult:
         """See :func:`compute`."""
@@ -330,6 +331,7 @@ class Columnar:
         chunk.taken["_day"] = Column("_day", "date", chunk_day, None)
         evaluator = Trace(chunk, DEFAULTS, len(chunk_day), 0)
         evaluator.concrete = set(recording.concrete)
+        evaluator.lift_memo = self._lift_memo
         try:
             leaves, unknown = replay(recording, evaluator)
         except (Stale, Unvectorisable):
@@ -368,6 +370,7 @@ class Columnar:
         trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), limit)
         if recording is not None:
             trace.concrete = set(recording.concrete)  # the recording's decisions: the same facts read plainly
+        trace.lift_memo = self._lift_memo
         engine = self.engine
         dispatch = (plan.kernel, plan.deadline, plan.order_until, plan)
 
@@ -605,9 +608,14 @@ def _row_schemes(column: Any, n: int, default: tuple[Scheme, ...]) -> npt.NDArra
         return array.astype(np.int8)
     values = array.tolist() if isinstance(array, np.ndarray) else array
     seen: dict[Any, int] = {}  # each distinct text or tuple numbered in one pass (no sort of Python objects)
-    inverse = np.fromiter(
-        (seen.setdefault(x if type(x) is str else tuple(x), len(seen)) for x in values), dtype=np.int32, count=n
-    )
+    try:  # texts or tuples: numbered by dictionary look-ups in C
+        seen = {x: j for j, x in enumerate(dict.fromkeys(values))}
+        inverse = np.fromiter(map(seen.__getitem__, values), dtype=np.int32, count=n)
+    except TypeError:  # a list among them (not hashable): each made a tuple
+        seen = {}
+        inverse = np.fromiter(
+            (seen.setdefault(x if type(x) is str else tuple(x), len(seen)) for x in values), dtype=np.int32, count=n
+        )
     texts = [x if isinstance(x, str) else "|".join(x) for x in seen]
     table = np.empty(len(texts), dtype=np.int8)
     for j, text in enumerate(texts):

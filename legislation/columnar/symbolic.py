@@ -274,6 +274,8 @@ class Trace:
         self.steps: list[tuple[Any, Any]] = []
         self.records: list[tuple[tuple[tuple[Any, Any], ...], Any]] = []
         self.lifts: dict[Any, tuple[Callable[..., Any], tuple[tuple[str, Any], ...]]] = {}
+        # each lifted function's results by value (the function is pure: a caller may share this across traces)
+        self.lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -502,15 +504,23 @@ class Trace:
         ]
         given = ~np.logical_or.reduce(nulls) if nulls else None  # a row that does not give it never reads this
         distinct = _distinct(values if given is None else values[given])
+        memo = self.lift_memo.setdefault(key, {})
         results = []
         for v in distinct:
-            plain = date.fromordinal(v) if column.kind == "date" else v
-            results.append(function(*[plain if a is column else a for a in args]))
-        kinds = {_kind(r) for r in results}
+            got = memo.get(v)
+            if got is None:
+                plain = date.fromordinal(v) if column.kind == "date" else v
+                result = function(*[plain if a is column else a for a in args])
+                kind_of = _kind(result)
+                got = (result.toordinal() if kind_of == "date" else result, kind_of)
+                if len(memo) < 1 << 16:
+                    memo[v] = got
+            results.append(got)
+        kinds = {k for _, k in results}
         if len(kinds) > 1 or not kinds <= {"date", "int"}:
             raise Unvectorisable(f"{getattr(function, '__name__', function)} gives {sorted(map(str, kinds))}")
         kind = str(kinds.pop()) if kinds else "int"
-        table = np.array([r.toordinal() if kind == "date" else r for r in results] or [0], dtype=np.int64)
+        table = np.array([r for r, _ in results] or [0], dtype=np.int64)
         where = np.searchsorted(np.array(distinct or [0], dtype=np.int64), values)
         lifted = table[np.minimum(where, len(table) - 1)]  # a row that does not give the column: any value
         lo, hi = (int(table.min()), int(table.max()))
