@@ -7,9 +7,10 @@ see benchmarks/generate.py), medians over several runs:
    alternating with a yardstick of the machine's speed (wall and CPU time, and their ratio), and
    the explained path (:func:`legislation.resolver.calculate`, every step) on prebuilt purchases, with
    a check that both give identical outcomes (status, amount, eligible, version, paragraph);
-2. end to end: `vigueur batch` on a generated CSV (1 000 000 rows by default, in a temporary folder),
-   CSV out, wall time, rows/s and peak memory of the process tree (and the same on a tenth of the rows,
-   to show that memory does not grow with the input);
+2. end to end: `vigueur batch` on a generated CSV (1 000 000 rows by default, in a temporary folder), CSV out,
+   and the same rows as Parquet, Parquet out: wall time (median), rows/s and peak memory of the process tree (and
+   on a tenth of the rows, to show that memory does not grow with the input); once each: one worker, the row
+   engine (its output compared), the per-row explanations (--reasons), and the start-up cost (a one-row input);
 3. HTTP: `vigueur serve --workers 2` on loopback, SQLite and PostgreSQL, POST /v1/calculate alone from 8 and 32
    keep-alive connections (benchmarks/load.py --calculate, wrk when installed): requests/s, p50 and p99 latency,
    medians of 3 runs, and the split of the answers across the workers.
@@ -349,34 +350,79 @@ def batch_run(source: Path, target: Path, extra: list[str]) -> dict[str, Any]:
 
 
 def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
+    """`vigueur batch` on ``count`` generated rows: CSV → CSV and Parquet → Parquet (median of ``runs`` each, wall
+    time and peak memory of the process tree), then once each: a tenth of the rows (memory does not grow with the
+    input), one worker, the row engine, the per-row explanations (--reasons), and a one-row input (the start-up)."""
     catalogue = load_catalogue()
-    source, small = workdir / "batch.csv", workdir / "batch-tenth.csv"
+    source, small, parquet = workdir / "batch.csv", workdir / "batch-tenth.csv", workdir / "batch.parquet"
+    one_row = workdir / "batch-one.csv"
     started = time.perf_counter()
     write_csv(catalogue, source, count)
     write_csv(catalogue, small, count // 10, seed=7)
+    with source.open(encoding="utf-8") as handle:
+        one_row.write_text(handle.readline() + handle.readline(), encoding="utf-8")
+    _csv_to_parquet(source, parquet)
     generated = time.perf_counter() - started
-    timings = [batch_run(source, workdir / "out.csv", []) for _ in range(runs)]
+    load_before = os.getloadavg()
+    timings, parquet_timings = [], []
+    for _ in range(runs):  # alternating, so that both meet the same load
+        timings.append(batch_run(source, workdir / "out.csv", []))
+        parquet_timings.append(batch_run(parquet, workdir / "out.parquet", []))
     tenth = batch_run(small, workdir / "out-tenth.csv", [])
     one = batch_run(source, workdir / "out-one.csv", ["--workers", "1"])
+    rows_engine = batch_run(source, workdir / "out-rows.csv", ["--engine", "rows"])
+    reasons = batch_run(source, workdir / "out-reasons.csv", ["--reasons"])
+    start_up = [batch_run(one_row, workdir / "out-one-row.csv", [])["seconds"] for _ in range(3)]
+    load_after = os.getloadavg()
     with (workdir / "out.csv").open(encoding="utf-8") as handle:
         lines = sum(1 for _ in handle) - 1
+    with (workdir / "out-rows.csv").open("rb") as a, (workdir / "out.csv").open("rb") as b:
+        same = a.read() == b.read()
     seconds = statistics.median(t["seconds"] for t in timings)
+    parquet_seconds = statistics.median(t["seconds"] for t in parquet_timings)
     return {
         "rows": count,
         "input_bytes": source.stat().st_size,
+        "parquet_bytes": parquet.stat().st_size,
         "output_lines": lines,
         "generation_seconds": generated,
+        "load_average": [load_before, load_after],
         "seconds_median": seconds,
         "seconds_runs": [t["seconds"] for t in timings],
         "rows_per_s": count / seconds,
         "peak_rss_total": max(t["peak_rss_total"] for t in timings),
         "peak_rss_largest": max(t["peak_rss_largest"] for t in timings),
+        "parquet_seconds_median": parquet_seconds,
+        "parquet_seconds_runs": [t["seconds"] for t in parquet_timings],
+        "parquet_peak_rss_total": max(t["peak_rss_total"] for t in parquet_timings),
         "tenth_rows": count // 10,
         "tenth_peak_rss_total": tenth["peak_rss_total"],
         "one_worker_seconds": one["seconds"],
-        "one_worker_rows_per_s": count / one["seconds"],
+        "rows_engine_seconds": rows_engine["seconds"],
+        "rows_engine_same_output": same,
+        "reasons_seconds": reasons["seconds"],
+        "start_up_seconds": statistics.median(start_up),
         "summary": timings[-1]["summary"],
+        "parquet_summary": parquet_timings[-1]["summary"],
     }
+
+
+def _csv_to_parquet(source: Path, target: Path) -> None:
+    """The same rows as Parquet (text columns, as a CSV's cells; empty: null), written in record batches."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    reader = pacsv.open_csv(
+        source,
+        convert_options=pacsv.ConvertOptions(
+            column_types={c: pa.string() for c in CSV_COLUMNS}, strings_can_be_null=True
+        ),
+        parse_options=pacsv.ParseOptions(invalid_row_handler=lambda row: "skip"),
+    )
+    with pq.ParquetWriter(target, reader.schema, compression="zstd") as writer:
+        for batch in reader:
+            writer.write_batch(batch)
 
 
 # -- 3. HTTP --------------------------------------------------------------------------------------------
@@ -468,20 +514,29 @@ def _print_in_process(r: dict[str, Any]) -> None:
 
 def _print_batch(r: dict[str, Any]) -> None:
     mb = 1 << 20
+    load = ", ".join(f"{a[0]:.1f}" for a in r["load_average"])
     print(
-        f"vigueur batch, CSV in/out: {r['rows']:,} rows ({r['input_bytes'] / mb:.0f} MB) "
-        f"→ {r['output_lines']:,} result lines"
+        f"vigueur batch: {r['rows']:,} rows (CSV {r['input_bytes'] / mb:.0f} MB, "
+        f"Parquet {r['parquet_bytes'] / mb:.0f} MB) → {r['output_lines']:,} result lines; "
+        f"load average (1 min) before, after: {load}"
     )
     print(
-        f"  median {r['seconds_median']:.2f} s over {r['seconds_runs']} → {r['rows_per_s']:,.0f} rows/s; "
-        f"one worker: {r['one_worker_seconds']:.2f} s"
+        f"  CSV → CSV         median {r['seconds_median']:.2f} s over {[round(x, 2) for x in r['seconds_runs']]} → "
+        f"{r['rows_per_s']:,.0f} rows/s; peak RSS of the process tree {r['peak_rss_total'] / mb:.0f} MB "
+        f"(largest process {r['peak_rss_largest'] / mb:.0f} MB; on {r['tenth_rows']:,} rows: "
+        f"{r['tenth_peak_rss_total'] / mb:.0f} MB)"
     )
     print(
-        f"  peak RSS of the process tree {r['peak_rss_total'] / mb:.0f} MB "
-        f"(largest process {r['peak_rss_largest'] / mb:.0f} MB); "
-        f"on {r['tenth_rows']:,} rows: {r['tenth_peak_rss_total'] / mb:.0f} MB"
+        f"  Parquet → Parquet median {r['parquet_seconds_median']:.2f} s over "
+        f"{[round(x, 2) for x in r['parquet_seconds_runs']]}; peak RSS {r['parquet_peak_rss_total'] / mb:.0f} MB"
     )
-    print(f"  {r['summary']}", flush=True)
+    print(
+        f"  once: one worker {r['one_worker_seconds']:.2f} s; --engine rows {r['rows_engine_seconds']:.2f} s "
+        f"(same output: {r['rows_engine_same_output']}); --reasons {r['reasons_seconds']:.2f} s; "
+        f"start-up (one row) {r['start_up_seconds']:.2f} s"
+    )
+    print(f"  {r['summary']}")
+    print(f"  {r['parquet_summary']}", flush=True)
 
 
 def _print_http(r: dict[str, Any]) -> None:

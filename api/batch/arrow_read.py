@@ -39,6 +39,10 @@ _SCALED = {
     3: r"^(?P<whole>[0-9]{1,9})(?:\.(?P<fraction>[0-9]{1,3}))?$",
 }
 _TUPLES = {t: i for i, t in enumerate(SCHEME_TUPLES)}
+# bytes that make a line suspect: a quote, DEL, and the C0 controls but the tab and the line feed (a carriage return
+# ending a line is cleared after)
+_SUSPECT_BYTE = np.zeros(256, dtype=np.bool_)
+_SUSPECT_BYTE[[34, 127, *range(0, 9), *range(11, 32)]] = True
 EPOCH = np.datetime64("1970-01-01", "D")
 
 
@@ -61,22 +65,23 @@ def split_lines(data: bytes, first_line: int, width: int) -> Lines:
     starts[0:1] = 0
     starts[1:] = ends[:-1] + 1
     lengths = ends - starts
-    bad = (buf == 34) | (buf == 127) | ((buf < 32) & (buf != 10) & (buf != 9))
+    bad = _SUSPECT_BYTE[buf]  # one look-up per byte (no temporary per condition: memory stays low)
     returns = np.flatnonzero(buf == 13)
     if returns.size:  # a carriage return ending a line (CRLF) is read as the line's end, as before
         before_newline = returns[(returns + 1 < len(buf))]
         before_newline = before_newline[buf[before_newline + 1] == 10]
         bad[before_newline] = False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        bad |= buf >= 128
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            bad |= buf >= 128  # a line that is not UTF-8: the row path names the column of the first bad byte
     suspect = np.zeros(len(ends), dtype=np.bool_)
     positions = np.flatnonzero(bad)
     if positions.size:
         suspect[np.searchsorted(starts, positions, side="right") - 1] = True
-    commas = np.flatnonzero(buf == 44)
-    fields = np.bincount(np.searchsorted(starts, commas, side="right") - 1, minlength=len(ends)) + 1
+    # commas per line (an empty line's start is its own line feed: 0)
+    fields = np.add.reduceat((buf == 44).view(np.uint8), np.minimum(starts, len(buf) - 1), dtype=np.int32) + 1
     nonempty = lengths > 0
     suspect |= nonempty & (fields != width)
     # a line that is only « \r »: Arrow would skip it as empty, the row path reports it (one field)
@@ -128,12 +133,28 @@ def as_strings(batch: pa.RecordBatch | pa.Table) -> pa.Table:
             text = pc.if_else(column, "true", "false")
         elif pa.types.is_timestamp(kind):
             text = pc.strftime(column, format="%Y-%m-%d")
-        elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
-            text = column.cast(pa.string())
         else:
             text = column.cast(pa.string())
         columns.append(pc.fill_null(text, ""))
     return pa.table(columns, names=batch.schema.names)
+
+
+def unreadable_type(kind: pa.DataType) -> bool:
+    """A Parquet column type whose values are not a cell's text (lists, structs, maps, binary…)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    readable = (
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or pa.types.is_boolean(kind)
+        or pa.types.is_integer(kind)
+        or pa.types.is_decimal(kind)
+        or pa.types.is_floating(kind)
+        or pa.types.is_date(kind)
+        or pa.types.is_timestamp(kind)
+        or pa.types.is_null(kind)
+    )
+    return not readable
 
 
 @dataclass(slots=True)
@@ -147,6 +168,7 @@ class Converted:
     expected_known: Bool | None = None
     day: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # decisive day ordinal
     eventful: Bool = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))  # leases of décret 2007-1873
+    dates: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros((3, 0), dtype=np.int64))
 
 
 def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = date.min) -> Converted:
@@ -158,6 +180,9 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
         if name == "id":
             continue
         text = table.column(name).combine_chunks()
+        if name != "acquisition" and _all_empty(text):  # a column no row gives: every row takes its default
+            columns[name] = _default_column(name, n)
+            continue
         if name in MONEY_FIELDS:
             values, known, wrong = _scaled(text, 2)
             values = _with_default(name, values, known)
@@ -186,7 +211,19 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
         found.expected, found.expected_known = np.ma.getdata(values).astype(np.int64), known
     found.day = decisive_days(columns, n)
     found.eventful = _early_leases(columns, n, until)
+    if found.eventful.any():
+        found.dates = np.stack(
+            [_ordinals(columns.get(c), n) for c in ("first_rent_date", "invoice_date", "order_date")]
+        )
     return found
+
+
+def _ordinals(days: Any, n: int) -> npt.NDArray[np.int64]:
+    """Day ordinals (``date.toordinal``) of a date column, -1 where not given (or absent)."""
+    if days is None:
+        return np.full(n, -1, dtype=np.int64)
+    ordinals = (days - EPOCH).astype(np.int64) + date(1970, 1, 1).toordinal()
+    return np.where(np.isnat(days), -1, ordinals)
 
 
 def _early_leases(columns: dict[str, Any], n: int, until: date) -> Bool:
@@ -204,6 +241,26 @@ def _early_leases(columns: dict[str, Any], n: int, until: date) -> Bool:
             days = columns[name]
             early |= ~np.isnat(days) & (days < limit)
     return lease & early
+
+
+def _all_empty(text: pa.Array) -> bool:
+    return len(text) == 0 or pc.max(pc.binary_length(text)).as_py() == 0
+
+
+def _default_column(name: str, n: int) -> Any:
+    """A column every row of which is empty: « not given », or the row's default (as the converters give it)."""
+    default = DEFAULTS.get(name)
+    if name == "schemes":
+        return np.full(n, _TUPLES[default], dtype=np.int8)
+    kind = FACTS[name][0]
+    if kind in ("enum", "bool"):
+        code = -1 if default is None else MEMBERS.get(name, (True, False)).index(default)
+        return np.full(n, code, dtype=np.int8)
+    if kind == "date":
+        return np.full(n, np.datetime64("NaT"), dtype="datetime64[D]")
+    if default is not None:
+        return np.full(n, default, dtype=np.int64)
+    return np.ma.MaskedArray(np.zeros(n, dtype=np.int64), mask=np.ones(n, dtype=np.bool_))
 
 
 def _given(values: Any) -> Bool:
@@ -312,9 +369,7 @@ def decisive_days(columns: dict[str, Any], n: int) -> npt.NDArray[np.int64]:
     none = np.full(n, np.datetime64("NaT"), dtype="datetime64[D]")
     rent = columns.get("first_rent_date", none)
     invoice = columns.get("invoice_date", none)
-    day = np.where(lease, rent, invoice)
-    ordinals = (day - EPOCH).astype(np.int64) + date(1970, 1, 1).toordinal()
-    return np.where(np.isnat(day), -1, ordinals)
+    return _ordinals(np.where(lease, rent, invoice), n)
 
 
 def enum_value(member: Enum | bool) -> str:

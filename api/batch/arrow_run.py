@@ -10,6 +10,7 @@ output and the derived columns from the outcomes, whichever engine gave them.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import multiprocessing
@@ -24,7 +25,7 @@ import pyarrow as pa
 
 from api.batch.arrow_read import convert, read_strings, split_lines
 from api.batch.blocks import reason_of
-from api.batch.csv_rows import CsvPlan, Invalid, converter
+from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
 from api.batch.lines import CONTROL, cells, check_id, undecodable
 from api.batch.results import Outcomes, Records, Tables
 from legislation.errors import InvalidFacts
@@ -41,7 +42,7 @@ class Settings:
     expect: str | None = None  # the expected-amount column
     engine: str = "columnar"  # or "rows"
     out: str = "csv"  # csv | jsonl | parquet
-    reasons: bool = True  # every result not « computed » explained (False: only those explained once per key)
+    reasons: bool = False  # every result not « computed » explained (False: only those explained once per key)
     versions_dir: Path | None = None
 
 
@@ -56,6 +57,7 @@ class Piece:
     fallbacks: int = 0
     first_error: str | None = None
     compared: int = 0
+    recovered: int = 0  # blocks read again row by row after an unforeseen failure of the Arrow reading
     mismatches: list[tuple[int, str | None, int, int | None, str]] = field(default_factory=list)
 
 
@@ -76,6 +78,8 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
     names = [n for n in settings.header if n != settings.expect]
     _STATE["plan"] = CsvPlan(list(names)) if names else None  # JSON Lines: no header
     _STATE["settings"] = settings
+    with contextlib.suppress(NotImplementedError, pa.ArrowException):  # freed blocks given back at once
+        pa.jemalloc_set_decay_ms(0)
     gc.freeze()
 
 
@@ -83,6 +87,8 @@ def header_problem(header: list[str], expect: str | None) -> str | None:
     """Why a header cannot be read (None: it can)."""
     if expect is not None and expect not in header:
         return f"no column {expect!r} (--expect-column) in the header"
+    if expect is not None and _names([expect])[0] in CSV_COLUMNS:
+        return f"{expect!r} (--expect-column) is a fact of the purchase, not an expected amount"
     try:
         CsvPlan([n for n in header if n != expect])
     except Invalid as exc:
@@ -94,29 +100,33 @@ def header_problem(header: list[str], expect: str | None) -> str | None:
 
 
 def work(item: tuple[str, int, Any]) -> Piece:
+    """One block's piece. Should the Arrow reading or the columns fail on something unforeseen, the block is read
+    again by the row path, row by row (counted in ``recovered``): nothing a user sends gives a traceback."""
     kind, first, data = item
     if kind == "jsonl":
         return _jsonl(first, data)
     settings: Settings = _STATE["settings"]
+    try:
+        return _arrow_block(kind, first, data, every_row=settings.engine == "rows")
+    except Exception:  # noqa: BLE001 - the row path reads every row and words its errors
+        piece = _arrow_block(kind, first, data, every_row=True)
+        piece.recovered = 1
+        return piece
+
+
+def _arrow_block(kind: str, first: int, data: Any, *, every_row: bool) -> Piece:
+    settings: Settings = _STATE["settings"]
     if kind == "csv":
-        width = len(settings.header)
-        if settings.engine == "rows":
-            lines = split_lines(data, first, 0)  # every line suspect: the row path reads them all
-        else:
-            lines = split_lines(data, first, width)
+        # every line suspect (width 0) for the row engine: the row path reads them all
+        lines = split_lines(data, first, 0 if every_row else len(settings.header))
         table = read_strings(lines.clean_bytes, _names(settings.header)) if len(lines.clean) else None
         if table is not None and table.num_rows != len(lines.clean):  # not expected: read them one by one
-            lines.suspect = sorted(
-                lines.suspect + [(int(i), _line(data, lines.numbers[i] - first)) for i in lines.clean.tolist()]
-            )
-            lines.clean, table = lines.clean[:0], None
+            raise ValueError("the Arrow reading and the line sorting disagree")
         return _block(lines.numbers, table, lines.clean, lines.suspect)
     table = _strings(data)  # a Parquet batch
     n = table.num_rows
     numbers = first + np.arange(n, dtype=np.int64)
-    if settings.engine == "rows":
-        return _block(numbers, table, np.arange(n), [], every_row=True)
-    return _block(numbers, table, np.arange(n), [])
+    return _block(numbers, table, np.arange(n), [], every_row=every_row)
 
 
 def _names(header: list[str]) -> list[str]:
@@ -130,10 +140,6 @@ def _strings(batch: Any) -> pa.Table:
 
     table = as_strings(batch)
     return table.rename_columns(_names(table.column_names))
-
-
-def _line(data: bytes, index: int) -> bytes:
-    return data.split(b"\n")[index]
 
 
 def _block(
@@ -181,6 +187,8 @@ def _block(
                     out.take_columnar(tables, rows, result, reason_of)
                     out.day[rows] = found.day[good]
                     out.eventful[rows] = found.eventful[good]
+                    if found.eventful.any():
+                        out.dates[:, rows] = found.dates[:, good]
     names = table.column_names if table is not None else []
     texts: dict[int, list[str]] = {}
     if by_cells and table is not None:

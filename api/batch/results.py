@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 from legislation import Catalogue, Scheme
 from legislation.award import Award
 from legislation.calculators.kit import Outcome
-from legislation.enums import Provenance, Role
+from legislation.enums import Acquisition, Provenance, Role
 from legislation.errors import InvalidFacts
 from legislation.resolver import (
     COMPUTED,
@@ -45,7 +45,7 @@ from legislation.resolver import (
     calculate,
     claim_deadline_for,
     relied_secondary_warnings,
-    resolve,
+    version_for,
 )
 from legislation.row import ALL_SCHEMES, SCHEME_TUPLES, Row
 
@@ -92,7 +92,8 @@ class Tables:
         self.paragraph_index: dict[str, int] = {}
         self._deadlines: dict[tuple[int, int], str | None] = {}
         self._provenance: dict[tuple[int, int, int], str] = {}
-        self._explained: dict[tuple[int, int, int, int, int], tuple[str | None, str | None]] = {}
+        self._explained: dict[tuple[int, ...], tuple[str | None, str | None]] = {}
+        self._eventful: dict[tuple[int, int, int, int], int] = {}
         from legislation.fast.engine import Engine
 
         engine = Engine(catalogue) if engine is None else engine
@@ -149,11 +150,36 @@ class Tables:
             found = self._provenance[key] = "; ".join(parts)
         return found
 
+    @staticmethod
+    def explained_key(k: int, status: int, version: int, kept: int, day: int) -> tuple[int, ...] | None:
+        """The key of an explanation that depends only on the scheme, status, versions and date (None: per row)."""
+        return (k, status, version, kept, day) if _BY_KEY[status] else None
+
+    def known(self, key: tuple[int, ...]) -> bool:
+        return key in self._explained
+
+    def eventful_day(self, k: int, rent: int, invoice: int, order: int) -> int:
+        """The decisive day of a lease whose version is picked by its own event (décret 2007-1873):
+        :func:`legislation.resolver.version_for` on the row's dates, once per scheme and dates."""
+        key = (k, rent, invoice, order)
+        found = self._eventful.get(key)
+        if found is None:
+            dates = [date.fromordinal(d) if d > 0 else None for d in (rent, invoice, order)]
+            stub = Row(
+                acquisition=Acquisition.LEASE, first_rent_date=dates[0], invoice_date=dates[1], order_date=dates[2]
+            )
+            try:
+                found = version_for(self.catalogue.timeline(ALL_SCHEMES[k]), stub)[1].toordinal()
+            except (InvalidFacts, ArithmeticError, ValueError):
+                found = -1
+            self._eventful[key] = found
+        return found
+
     def explained(
         self, k: int, status: int, version: int, kept: int, day: int, facts: Row | None
     ) -> tuple[str | None, str | None]:
         """(reason, missing facts) of the explained answer (:func:`legislation.resolver.calculate`)."""
-        key = (k, status, version, kept, day) if _BY_KEY[status] else None
+        key = self.explained_key(k, status, version, kept, day)
         if key is not None and key in self._explained:
             return self._explained[key]
         found: tuple[str | None, str | None] = (None, None)
@@ -192,6 +218,7 @@ class Outcomes:
         self.row_schemes = np.zeros(n, dtype=np.int8)
         # leases whose decisive day the resolver picks per version (décret 2007-1873: resolver.version_for)
         self.eventful = np.zeros(n, dtype=np.bool_)
+        self.dates = np.full((3, n), -1, dtype=np.int64)  # first rent, invoice, order (ordinals) of eventful rows
         self.invalid = np.zeros(n, dtype=np.bool_)
         self.errors: dict[int, str] = {}
         self.day = np.full(n, -1, dtype=np.int64)
@@ -203,16 +230,12 @@ class Outcomes:
         self.row_schemes[i] = SCHEME_TUPLES.index(row.schemes) if row.schemes in SCHEME_TUPLES else 0
         self.rows[i] = row
         until = tables.eventful_until
-        self.eventful[i] = (
-            row.acquisition is not None
-            and row.acquisition.value == "lease"
-            and any(d is not None and d < until for d in (row.first_rent_date, row.invoice_date, row.order_date))
-        )
-        day = (
-            row.first_rent_date
-            if row.acquisition is not None and row.acquisition.value == "lease"
-            else row.invoice_date
-        )
+        lease = row.acquisition is Acquisition.LEASE
+        dates = (row.first_rent_date, row.invoice_date, row.order_date)
+        self.eventful[i] = lease and any(d is not None and d < until for d in dates)
+        if self.eventful[i]:
+            self.dates[:, i] = [-1 if d is None else d.toordinal() for d in dates]
+        day = row.first_rent_date if lease else row.invoice_date
         self.day[i] = day.toordinal() if day is not None else -1
         for outcome in outcomes:
             scheme, status, value, eligible, vid, paragraph, kept = outcome
@@ -286,18 +309,10 @@ class Records:
         self.tables = tables
         # claim deadline, provenance, reason: once per distinct key
         day = o.day[row].copy()
-        built: dict[int, Row] = o.rows
         eventful = np.flatnonzero(valid & o.eventful[row] & _DEADLINE[self.status])
-        if eventful.size:  # the decisive day the resolver picked (another event than the first rent)
-            needed = sorted(set(row[eventful].tolist()) - set(o.rows))
-            built = {**o.rows, **rows_of(needed)} if needed else o.rows
-            for j in eventful.tolist():
-                facts = built.get(int(row[j]))
-                if facts is not None:
-                    try:
-                        day[j] = resolve(tables.catalogue, facts, ALL_SCHEMES[int(k[j])]).decisive_date.toordinal()
-                    except (InvalidFacts, ArithmeticError, ValueError):
-                        day[j] = -1
+        for j in eventful.tolist():  # the decisive day the resolver picks (another event than the first rent)
+            i = int(row[j])
+            day[j] = tables.eventful_day(int(k[j]), int(o.dates[0, i]), int(o.dates[1, i]), int(o.dates[2, i]))
         self.deadline = _encode(
             [(kk, 3), (day, 23), (self.version, 14), (self.status.astype(np.int64), 4)],
             lambda key: tables.deadline(*key),
@@ -311,12 +326,29 @@ class Records:
         explain = _EXPLAINED if explain_all else np.zeros_like(_EXPLAINED)
         wanted = np.flatnonzero(valid & (explain[self.status] | _BY_KEY[self.status]))
         if wanted.size:
-            needed = sorted(set(row[wanted].tolist()) - set(built))
-            built = {**built, **rows_of(needed)} if needed else built
+            keys = [
+                tables.explained_key(
+                    int(k[j]), int(self.status[j]), int(self.version[j]), int(self.kept[j]), int(day[j])
+                )
+                for j in wanted.tolist()
+            ]
+            needed = sorted(
+                {
+                    int(row[j])
+                    for j, key in zip(wanted.tolist(), keys, strict=True)
+                    if key is None or not tables.known(key)
+                }
+                - set(o.rows)
+            )
+            built = {**o.rows, **rows_of(needed)} if needed else o.rows
             for j in wanted.tolist():
-                i = int(row[j])
                 reasons[j], missing[j] = tables.explained(
-                    int(k[j]), int(self.status[j]), int(self.version[j]), int(self.kept[j]), int(day[j]), built.get(i)
+                    int(k[j]),
+                    int(self.status[j]),
+                    int(self.version[j]),
+                    int(self.kept[j]),
+                    int(day[j]),
+                    built.get(int(row[j])),
                 )
         self.reasons, self.missing = reasons, missing
 

@@ -125,9 +125,9 @@ class Progress:
     def read(self, chars: int) -> None:
         self.done_chars += chars
 
-    def update(self, rows: int) -> None:
+    def update(self, rows: int, *, last: bool = False) -> None:
         now = time.perf_counter()
-        if not self.enabled or now - self.shown < 0.25:
+        if not self.enabled or (now - self.shown < 0.25 and not last):
             return
         self.shown = now
         share = f"{min(100.0, 100 * self.done_chars / self.size):5.1f} % · " if self.size else ""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +40,13 @@ from api.catalogue.tables import LoadRow
 T = TypeVar("T")
 CHECK_SECONDS = 1.0  # how stale another process's load may be seen by this one when its watch cannot watch
 SAFETY_SECONDS = 30.0  # while watching: the database is asked anyway this often
+# Set by `vigueur serve` in its server processes (api/http/server.py): after a new catalogue is read into memory,
+# gc.freeze() moves every object then alive out of the cyclic collector's generations: a full collection then
+# traverses what came after, not the ~140 000 objects of the application and its catalogue (measured: 50–150 ms
+# each, the event loop stopped — those of the start-up; none was seen in 30 s of load after it, but one would
+# stop every request of the worker as long). Cyclic garbage among frozen objects is never collected: a catalogue
+# replaced by a load may stay in memory, once per load. Off elsewhere: a test process reads many catalogues.
+FREEZE_AFTER_READ = False
 MISSING_TABLE_SQLSTATE = "42P01"  # PostgreSQL: undefined_table
 _CLOSERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="vigueur-close")
 
@@ -168,6 +176,8 @@ class LiveCatalogue:
             return _State(now, None, exc)
         except sa_exc.TimeoutError as exc:
             return _State(now, None, exc)
+        if FREEZE_AFTER_READ and (before is None or known is not before.known):
+            gc.freeze()
         return _State(now, known, None, signature)
 
     @staticmethod

@@ -25,6 +25,8 @@ from uvicorn.config import STARTUP_FAILURE, Config
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from uvicorn.supervisors import multiprocess
 
+from api.catalogue import live
+
 
 def set_nodelay(transport: asyncio.BaseTransport) -> None:
     """Turn Nagle's algorithm off on a TCP transport's socket (a Unix socket or a pipe is left alone)."""
@@ -171,6 +173,7 @@ class ReusePortProcess(multiprocess.Process):
             logging.getLogger("uvicorn.error").error("worker cannot bind %s: %s", where, exc)
             sys.exit(STARTUP_FAILURE)
         worker_header(self.config)
+        live.FREEZE_AFTER_READ = True
         super().target([own])
 
 
@@ -201,4 +204,5 @@ def serve_app(app: str, *, workers: int, **options: Any) -> None:
         run_reuseport(uvicorn.Config(app, workers=workers, **options))
         return
     headers = [(WORKER_HEADER, str(os.getpid()))] if workers == 1 else []
+    live.FREEZE_AFTER_READ = workers == 1  # this process serves (with several, uvicorn's workers are new processes)
     uvicorn.run(app, workers=workers, headers=headers, **options)

@@ -418,10 +418,10 @@ class BatchRecordOut(BaseModel):
     kept_version_id: str | None = Field(description="The version a transitional clause kept, if any.")
     error: str | None = Field(description="Why the row is invalid (field: reason); null otherwise.")
     reason: str | None = Field(
-        description="For a result that is not « computed »: the explained answer's reason (or, when no calculator "
-        "ran, its message and warnings)."
+        description="No version on file, the aid ended: the explained answer's message and warnings (the reasons "
+        "of other results: `vigueur batch --reasons`)."
     )
-    missing_facts: str | None = Field(description="The facts the text needs that the request lacks, |-separated.")
+    missing_facts: str | None = Field(description="Null here (`vigueur batch --reasons` names the facts missing).")
     claim_deadline: str | None = Field(description="The last day to claim the aid (YYYY-MM-DD), as explained.")
     provenance: str | None = Field(
         description="The grade of the version in force (official, seed, derived, secondary), then of a kept version "

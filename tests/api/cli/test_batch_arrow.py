@@ -79,8 +79,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
 
 def test_the_engines_write_the_same_output_on_the_corpus(corpus: tuple[Path, list[Any]]) -> None:
     path, kept = corpus
-    columnar = run(str(path), "--quiet", "--engine", "columnar")
-    rows = run(str(path), "--quiet", "--engine", "rows")
+    columnar = run(str(path), "--quiet", "--engine", "columnar", "--reasons")
+    rows = run(str(path), "--quiet", "--engine", "rows", "--reasons")
     assert columnar.exit_code in (0, 1) and rows.exit_code in (0, 1), columnar.output
     assert columnar.stdout == rows.stdout
     assert len({r["id"] for r in records(columnar.stdout)}) == len(kept) > 250
@@ -89,7 +89,7 @@ def test_the_engines_write_the_same_output_on_the_corpus(corpus: tuple[Path, lis
 def test_the_derived_columns_are_the_explained_answers(corpus: tuple[Path, list[Any]], catalogue: Catalogue) -> None:
     """reason, missing_facts, claim_deadline, provenance: what `vigueur calculate` (the HTTP answer) says."""
     path, kept = corpus
-    out = records(run(str(path), "--quiet").stdout)
+    out = records(run(str(path), "--quiet", "--reasons").stdout)
     by_id: dict[str, list[dict[str, str]]] = {}
     for record in out:
         by_id.setdefault(record["id"], []).append(record)
@@ -255,7 +255,7 @@ def test_a_dossier_of_paid_amounts_gives_a_mismatch_report(tmp_path: Path, engin
     path = tmp_path / "dossier.csv"
     path.write_text("\n".join([DOSSIER_HEADER, *DOSSIER]) + "\n", encoding="utf-8")
     report = tmp_path / "mismatches.csv"
-    result = run(str(path), "--expect-column", "paid_amount", "--report", str(report), "--engine", engine)
+    result = run(str(path), "--expect-column", "paid_amount", "--report", str(report), "--engine", engine, "--reasons")
     assert result.exit_code == 4, result.output  # some amounts differ
     assert records(report.read_text(encoding="utf-8")) == [
         {
@@ -292,3 +292,58 @@ def test_a_dossier_that_matches_exits_0_and_reports_to_standard_error(tmp_path: 
     assert "2 rows compared, 0 differ" in result.stderr
     missing = run(str(path), "--expect-column", "paid")
     assert missing.exit_code == 2 and "no column 'paid'" in missing.stderr
+
+
+def test_refusals_before_any_row(tmp_path: Path) -> None:
+    nested = tmp_path / "nested.parquet"
+    pq.write_table(pa.table({"acquisition": ["purchase"], "vehicle": pa.array([[1, 2]])}), nested)
+    result = run(str(nested))
+    assert result.exit_code == 2 and "vehicle: list<" in result.stderr and "is not a cell" in result.stderr
+    dossier = tmp_path / "dossier.csv"
+    dossier.write_text("\n".join([DOSSIER_HEADER, *DOSSIER[:1]]) + "\n", encoding="utf-8")
+    fact = run(str(dossier), "--expect-column", "vehicle_acquisition_cost")
+    assert fact.exit_code == 2 and "is a fact of the purchase" in fact.stderr
+
+
+def test_a_block_the_arrow_reading_fails_on_is_read_row_by_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import api.batch.arrow_run
+
+    path = tmp_path / "in.csv"
+    path.write_text("\n".join([HEADER, *ROWS]) + "\n", encoding="utf-8")
+    expected = run(str(path), "--quiet", "--engine", "rows").stdout
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise ZeroDivisionError("unforeseen")
+
+    monkeypatch.setattr(api.batch.arrow_run, "convert", broken)
+    result = run(str(path))
+    assert result.stdout == expected
+    assert "1 block(s) read again row by row" in result.stderr
+
+
+def test_progress_is_forced_or_silenced(tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("\n".join([HEADER, *ROWS[:2]]) + "\n", encoding="utf-8")
+    assert "batch: " in run(str(path), "--progress", "--quiet").stderr  # forced: shown even with --quiet
+    assert run(str(path), "--quiet").stderr == ""  # not a terminal, or --quiet: nothing
+
+
+def test_without_reasons_only_the_answers_that_depend_on_the_date_are_explained(
+    corpus: tuple[Path, list[Any]],
+) -> None:
+    """By default a result is explained only when its explanation depends on nothing but the scheme, the version and
+    the date (no version on file, the aid ended): once per such key; --reasons explains the others, row by row."""
+    path, _ = corpus
+    lean, full = records(run(str(path), "--quiet").stdout), records(run(str(path), "--quiet", "--reasons").stdout)
+    assert len(lean) == len(full)
+    for a, b in zip(lean, full, strict=True):
+        if a["status"] in ("no_version_on_file", "ended"):
+            assert a["reason"] == b["reason"] != ""
+        else:
+            assert (a["reason"], a["missing_facts"]) == ("", "")
+        assert {k: v for k, v in a.items() if k not in ("reason", "missing_facts")} == {
+            k: v for k, v in b.items() if k not in ("reason", "missing_facts")
+        }
+    assert any(b["missing_facts"] for b in full) and any(
+        b["reason"] for b in full if b["status"] == "not_covered_on_file"
+    )

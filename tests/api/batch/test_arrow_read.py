@@ -1,0 +1,90 @@
+"""The Arrow reading of `vigueur batch` (api/batch/arrow_read.py): its regular expression for amounts and quantities
+accepts exactly what the converter of csv_rows accepts, with the same value; the line sorting sends to the row path
+every line the Arrow reading would not read as the row path does."""
+
+from __future__ import annotations
+
+import random
+
+import pyarrow as pa
+import pytest
+
+from api.batch.arrow_read import _scaled, read_strings, split_lines
+from api.batch.csv_rows import Invalid, converter
+
+EDGES = [
+    "0",
+    "1",
+    "30000",
+    "30000.5",
+    "30000.50",
+    "30000.505",
+    "30000.",
+    ".5",
+    "-1",
+    "+1",
+    "1e3",
+    " 1",
+    "1 ",
+    "1,5",
+    "１",  # a full-width digit
+    "٢٠٠٠٠",  # Arabic-Indic digits
+    "999999999999.99",  # 12 digits
+    "9999999999999",  # 13 digits
+    "999999999.999",
+    "9999999999.999",
+    "0.001",
+    "00012.10",
+    "1..2",
+    "1.2.3",
+    "nan",
+]
+
+
+def _random_texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    alphabet = "0123456789.-+e ,٣"
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 15))) for _ in range(count)]
+
+
+@pytest.mark.parametrize(("places", "column"), [(2, "vehicle_acquisition_cost"), (3, "vehicle_net_max_power_kw")])
+def test_the_regular_expression_is_the_converter(places: int, column: str) -> None:
+    texts = EDGES + _random_texts(places, 3000)
+    values, known, wrong = _scaled(pa.array(texts + [""]), places)
+    convert = converter(column)
+    accepted = 0
+    for i, text in enumerate(texts):
+        try:
+            expected = convert(text)
+        except Invalid:
+            assert wrong[i] and not known[i], text
+            continue
+        accepted += 1
+        assert known[i] and not wrong[i] and int(values[i]) == expected, text
+    assert (known[-1], wrong[-1]) == (False, False)  # an empty cell: not given, not wrong
+    assert accepted > 50
+
+
+def test_suspect_lines_go_to_the_row_path() -> None:
+    lines = [
+        b"a,b,c",  # line 10: clean
+        b'"a",b,c',  # a quote
+        b"a,b",  # a field too few
+        b"a,b,c,d",  # a field too many
+        b"a,\x01,c",  # a control character
+        b"a,b,c\r",  # CRLF: clean
+        b"\r",  # a line that is only a carriage return
+        b"",  # empty: skipped
+        b"\xe9,b,c",  # not UTF-8
+        b"a,\tb,c",  # a tab: clean
+    ]
+    found = split_lines(b"\n".join(lines) + b"\n", 10, 3)
+    assert found.numbers.tolist() == [10, 11, 12, 13, 14, 15, 16, 18, 19]
+    assert [i for i, _ in found.suspect] == [1, 2, 3, 4, 6, 7]
+    assert found.clean.tolist() == [0, 5, 8]
+    assert read_strings(found.clean_bytes, ["x", "y", "z"]).to_pydict() == {
+        "x": ["a", "a", "a"],
+        "y": ["b", "b", "\tb"],
+        "z": ["c", "c", "c"],
+    }
+    assert [raw for _, raw in found.suspect][0] == b'"a",b,c'
