@@ -40,6 +40,10 @@ _STATUS = {s: i for i, s in enumerate(STATUSES)}
 CHUNK = 1 << 18  # rows of one version traced together (bounded memory: a few arrays of this size per operation)
 PATH_LIMIT = 4096  # paths explored in one chunk before the chunk is left to the row engine
 ROWS_PER_PATH, MIN_PATHS = 6, 64  # fewer rows per path than this (past 64 paths): the row engine is faster
+# a recording is replayed when its paths are at least one per this many rows of the chunk: its index splits cost
+# ~depth gathers per row, a trace ~40 µs of Python per path plus a few mask passes over the chunk per decision (a
+# chunk of few paths — one date, one version — is traced faster than replayed)
+ROWS_PER_RECORDED_PATH = 512
 LEASE_CODE = tuple(Acquisition).index(Acquisition.LEASE)
 
 I64 = npt.NDArray[np.int64]
@@ -132,6 +136,7 @@ class Columnar:
         # what the traces learnt, per scheme, version and facts given (see legislation.columnar.recorded): a later
         # chunk or call replays it instead of tracing (False: every chunk traced afresh)
         self.record = True
+        self.rows_per_recorded_path = ROWS_PER_RECORDED_PATH  # 0: always replayed (the tests)
         self._recordings: dict[tuple[int, str, tuple[str, ...]], Recording] = {}
         self._lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}  # the lifted functions' results
 
@@ -322,7 +327,9 @@ class Columnar:
         earlier chunks recorded where it decides them, else traced."""
         key = (s, plan.vid, tuple(sorted(facts)))
         recording = self._recordings.get(key) if self.record else None
-        if recording is None or recording.root is None:
+        if recording is None or recording.root is None or recording.leaves * self.rows_per_recorded_path < (
+            len(range(len(day))[rows]) if isinstance(rows, slice) else len(rows)
+        ):
             self._explore(result, s, plan, facts, day, rows, key, recording)
             return
         everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)

@@ -134,7 +134,7 @@ def test_a_later_call_replays_the_recorded_decisions_and_traces_the_paths_not_se
     later, _ = _generated(12, 120)
     engine = Engine(CATALOGUE)
     runner = Columnar(CATALOGUE, engine)
-    runner.rows_per_path = 0
+    runner.rows_per_path, runner.rows_per_recorded_path = 0, 0  # every row traced, every recording replayed
     runner.compute(_columns(first))
     result = runner.compute(_columns(later))
     fresh = Columnar(CATALOGUE, engine)
