@@ -327,9 +327,11 @@ class Columnar:
         earlier chunks recorded where it decides them, else traced."""
         key = (s, plan.vid, tuple(sorted(facts)))
         recording = self._recordings.get(key) if self.record else None
-        if recording is None or recording.root is None or recording.leaves * self.rows_per_recorded_path < (
-            len(range(len(day))[rows]) if isinstance(rows, slice) else len(rows)
-        ):
+        few = self.rows_per_recorded_path and recording is not None
+        if few:  # fewer recorded paths than one per rows_per_recorded_path rows: traced
+            size = len(range(len(day))[rows]) if isinstance(rows, slice) else len(rows)
+            few = recording.leaves * self.rows_per_recorded_path < size  # type: ignore[union-attr]
+        if recording is None or recording.root is None or few:
             self._explore(result, s, plan, facts, day, rows, key, recording)
             return
         everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
