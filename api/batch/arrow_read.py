@@ -56,6 +56,33 @@ class Lines:
     clean_bytes: bytes = b""
 
 
+_NOT_CONTROL = bytes(range(32, 127)) + bytes(range(128, 256)) + b"\n\t"  # translate(None, _NOT_CONTROL): controls
+
+
+def plain_lines(data: bytes, first_line: int, width: int) -> Lines | None:
+    """The usual block, checked with a few passes of C over its bytes: no quote, no control character (but a
+    CRLF's), UTF-8, no empty line, as many commas as its lines need — every line clean, numbered in order. None: the
+    block needs :func:`split_lines`. (Lines whose commas are one too many and one too few in the same block pass
+    this count; the Arrow reading refuses them, and the block goes to :func:`split_lines`.)"""
+    if width < 1 or b'"' in data:
+        return None
+    controls = data.translate(None, _NOT_CONTROL)
+    if controls and (controls.strip(b"\r") or data.count(b"\r") != data.count(b"\r\n")):
+        return None
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if data.startswith((b"\n", b"\r\n")) or b"\n\n" in data or b"\n\r\n" in data:
+        return None
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    if data.count(b",") != (width - 1) * lines:
+        return None
+    rows = np.arange(lines)
+    return Lines(first_line + rows.astype(np.int64), [], rows, data)
+
+
 def split_lines(data: bytes, first_line: int, width: int) -> Lines:
     """Sort a block's lines (see the module's docstring); ``width``: the header's number of fields."""
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -292,15 +319,37 @@ def _scaled(text: pa.Array, places: int) -> tuple[np.ma.MaskedArray, Bool, Bool]
     return np.ma.MaskedArray(np.where(known, values, 0), mask=~known), known, ~valid & ~empty
 
 
+def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:
+    """Days of ``YYYY-MM-DD`` texts (years 1000–9999, ASCII digits, a day of the calendar: what the converter
+    accepts) and which texts that reading vouches for; the others are left to the converter (empty: not given)."""
+    shaped = pc.match_substring_regex(texts, r"^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}$")
+    parsed = pc.strptime(texts, format="%Y-%m-%d", unit="s", error_is_null=True)
+    again = pc.strftime(parsed, format="%Y-%m-%d")  # 2020-02-30 reads as 2020-03-01: not the same text
+    sure = pc.fill_null(pc.and_(shaped, pc.equal(again, texts)), False).to_numpy(zero_copy_only=False)
+    days = pc.cast(parsed, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
+    return np.where(sure, days, np.datetime64("NaT")), sure
+
+
 def _by_distinct(name: str, text: pa.Array) -> tuple[Any, Bool]:
     """A column converted once per distinct text by the converter of csv_rows, then spread by the indices."""
     encoded = pc.dictionary_encode(text)
-    texts = encoded.dictionary.to_pylist()
+    texts = encoded.dictionary.to_pylist() if FACTS.get(name, ("",))[0] != "date" else None
     indices = encoded.indices.to_numpy(zero_copy_only=False)
     convert = converter(name)
     kind = "schemes" if name == "schemes" else FACTS[name][0]
-    wrong = np.zeros(len(texts), dtype=np.bool_)
+    wrong = np.zeros(len(encoded.dictionary), dtype=np.bool_)
     default = DEFAULTS.get(name)
+    if kind == "date":
+        days, sure = _iso_days(encoded.dictionary)
+        for j in np.flatnonzero(~sure).tolist():  # the texts the vectorised reading does not vouch for
+            value = _value(convert, encoded.dictionary[j].as_py(), default, name)
+            if value is _WRONG or value is None:
+                wrong[j] = value is _WRONG
+                days[j] = np.datetime64("NaT")
+            else:
+                days[j] = np.datetime64(value, "D")
+        return days[indices], wrong[indices]
+    assert texts is not None
     if kind in ("enum", "bool"):
         members = MEMBERS.get(name, (True, False))
         table = np.empty(len(texts), dtype=np.int8)
@@ -320,16 +369,6 @@ def _by_distinct(name: str, text: pa.Array) -> tuple[Any, Bool]:
             else:
                 table[j] = _TUPLES[value]
         return table[indices], wrong[indices]
-    if kind == "date":
-        days = np.empty(len(texts), dtype="datetime64[D]")
-        for j, t in enumerate(texts):
-            value = _value(convert, t, default, name)
-            if value is _WRONG or value is None:
-                wrong[j] = value is _WRONG
-                days[j] = np.datetime64("NaT")
-            else:
-                days[j] = np.datetime64(value, "D")
-        return days[indices], wrong[indices]
     numbers = np.zeros(len(texts), dtype=np.int64)
     null = np.zeros(len(texts), dtype=np.bool_)
     for j, t in enumerate(texts):

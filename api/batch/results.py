@@ -352,15 +352,6 @@ class Records:
                 )
         self.reasons, self.missing = reasons, missing
 
-    def record_ids(self) -> list[str | None]:
-        if self.ids is None:
-            return [None] * self.total
-        ids = self.ids
-        return [ids[r] for r in self.row.tolist()]
-
-    def row_ids(self, rows: npt.NDArray[np.int64]) -> list[str | None]:
-        return [None] * len(rows) if self.ids is None else [self.ids[r] for r in rows.tolist()]
-
     # -- to Arrow ---------------------------------------------------------------------------------------------
 
     def arrow(self, *, text: bool) -> dict[str, pa.Array]:
@@ -372,8 +363,11 @@ class Records:
         columns["line"] = pa.array(self.line, pa.int64())
         if text:
             columns["line"] = pc.cast(columns["line"], pa.string())
-        ids = self.record_ids()
-        columns["id"] = pa.array([None if x is None else quote(x) for x in ids] if text else ids, pa.string())
+        if self.ids is None:
+            columns["id"] = pa.nulls(self.total, pa.string())
+        else:  # each row's id once (quoted where a CSV field needs it), then taken per record (in C)
+            row_ids = [None if x is None else quote(x) for x in self.ids] if text else self.ids
+            columns["id"] = pa.array(row_ids, pa.string()).take(pa.array(self.row))
         columns["scheme"] = _dictionary(np.where(self.k >= 0, self.k, -1), scheme_names)
         columns["status"] = _dictionary(self.status.astype(np.int64), list(STATUSES))
         columns["amount"] = _euros(self.amount, self.known, text=text)

@@ -28,7 +28,7 @@ from api.batch.run import PARALLEL_FROM_BYTES, Progress, read_blocks
 from api.cli.options import VersionsDir, catalogue_from, fail
 
 ARROW_SCALE = 16  # CSV blocks of 16 × 1 MB (≈ 70 000 rows) on the columnar path: the columns amortise their work
-PARQUET_BATCH_ROWS = 100_000
+PARQUET_BATCH_ROWS = 65_536
 MISMATCH_COLUMNS = ("line", "id", "expected", "computed", "difference", "version_id")
 
 

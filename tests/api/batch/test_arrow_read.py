@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
-from api.batch.arrow_read import _scaled, read_strings, split_lines
+from api.batch.arrow_read import _by_distinct, _scaled, plain_lines, read_strings, split_lines
 from api.batch.csv_rows import Invalid, converter
 
 EDGES = [
@@ -88,3 +89,53 @@ def test_suspect_lines_go_to_the_row_path() -> None:
         "z": ["c", "c", "c"],
     }
     assert [raw for _, raw in found.suspect][0] == b'"a",b,c'
+
+
+def test_the_plain_check_takes_only_blocks_the_sorting_would_leave_whole() -> None:
+    good = b"a,b,c\na,b,c\r\n\xc3\xa9,\tb,c\n"
+    found = plain_lines(good, 5, 3)
+    assert found is not None and found.numbers.tolist() == [5, 6, 7] and found.clean_bytes == good
+    whole = split_lines(good, 5, 3)
+    assert (whole.numbers.tolist(), whole.clean.tolist(), whole.suspect) == ([5, 6, 7], [0, 1, 2], [])
+    for bad in (
+        b'"a",b,c\n',
+        b"a,b\na,b,c,d\n",  # the commas add up, the lines do not: left to the Arrow reading, then the sorting
+        b"a,b,c\n\na,b,c\n",
+        b"a,b,c\n\r\n",
+        b"a,\x01,c\n",
+        b"a,b\rc,d\n",
+        b"\xe9,b,c\n",
+    ):
+        plain = plain_lines(bad, 1, 3)
+        if plain is not None:  # only a block whose commas add up passes; Arrow refuses it
+            with pytest.raises(pa.ArrowInvalid):
+                read_strings(plain.clean_bytes, ["x", "y", "z"])
+
+
+def test_dates_are_read_as_the_converter_reads_them() -> None:
+    texts = [
+        "2020-07-15",
+        "2020-02-29",
+        "2021-02-29",
+        "2020-02-30",
+        "2020-13-01",
+        "2020-7-15",
+        "0001-01-01",
+        "0000-01-01",
+        "0999-12-31",
+        "9999-12-31",
+        "2020-07-15 ",
+        "٢٠٢٠-٠٧-١٥",
+        "20200715",
+        "",
+    ]
+    days, wrong = _by_distinct("invoice_date", pa.array(texts))
+    convert = converter("invoice_date")
+    for i, text in enumerate(texts[:-1]):
+        try:
+            expected = convert(text)
+        except Invalid:
+            assert wrong[i], text
+            continue
+        assert not wrong[i] and days[i] == np.datetime64(expected, "D"), text
+    assert np.isnat(days[-1]) and not wrong[-1]
