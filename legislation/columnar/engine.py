@@ -14,11 +14,20 @@ import numpy.typing as npt
 
 from legislation.calculators.kit import Outcome
 from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
-from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace
+from legislation.columnar.recorded import Recording, Stale, replay
+from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace, Unvectorisable
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
 from legislation.fast.engine import NO_BRANCHES, Engine, VersionPlan
-from legislation.resolver import COMPUTED, ENDED, KEPT_NOT_ON_FILE, MISSING_FACTS, NO_VERSION, NOT_COVERED
+from legislation.resolver import (
+    COMPUTED,
+    ENDED,
+    KEPT_NOT_ON_FILE,
+    MISSING_FACTS,
+    NO_VERSION,
+    NOT_COVERED,
+    version_for,
+)
 from legislation.row import ALL_SCHEMES, SCHEME_TUPLES, shared_schemes
 from legislation.timeline import Catalogue
 
@@ -31,6 +40,10 @@ _STATUS = {s: i for i, s in enumerate(STATUSES)}
 CHUNK = 1 << 18  # rows of one version traced together (bounded memory: a few arrays of this size per operation)
 PATH_LIMIT = 4096  # paths explored in one chunk before the chunk is left to the row engine
 ROWS_PER_PATH, MIN_PATHS = 6, 64  # fewer rows per path than this (past 64 paths): the row engine is faster
+# a recording is replayed when its paths are at least one per this many rows of the chunk: its index splits cost
+# ~depth gathers per row, a trace ~40 µs of Python per path plus a few mask passes over the chunk per decision (a
+# chunk of few paths — one date, one version — is traced faster than replayed)
+ROWS_PER_RECORDED_PATH = 512
 LEASE_CODE = tuple(Acquisition).index(Acquisition.LEASE)
 
 I64 = npt.NDArray[np.int64]
@@ -70,6 +83,7 @@ class ColumnarResult:
     errors: dict[int, InvalidFacts] = field(default_factory=dict)
     fallback_reasons: Counter[str] = field(default_factory=Counter)
     paths: int = 0  # paths the traces ran (each a replay of a calculator in Python: what a batch's time goes to)
+    replayed: int = 0  # rows (of a version's chunk) decided by a recorded decision tree, without a trace
 
     @property
     def rows(self) -> int:
@@ -119,6 +133,12 @@ class Columnar:
         self.path_limit = PATH_LIMIT
         self.rows_per_path = ROWS_PER_PATH  # 0: trace whatever the paths per row (the tests: every row traced)
         self.min_paths = MIN_PATHS
+        # what the traces learnt, per scheme, version and facts given (see legislation.columnar.recorded): a later
+        # chunk or call replays it instead of tracing (False: every chunk traced afresh)
+        self.record = True
+        self.rows_per_recorded_path = ROWS_PER_RECORDED_PATH  # 0: always replayed (the tests)
+        self._recordings: dict[tuple[int, str, tuple[str, ...]], Recording] = {}
+        self._lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}  # the lifted functions' results
 
     def compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...] = ALL_SCHEMES) -> ColumnarResult:
         """See :func:`compute`."""
@@ -161,23 +181,26 @@ class Columnar:
             version_ids=self.version_ids,
             paragraphs=self.paragraphs,
         )
-        day, row_fallback = self._decisive(n, facts)
+        day, row_fallback, days = self._decisive(n, facts)
         for s, scheme in enumerate(ALL_SCHEMES):
             if requested[s].any():
-                self._scheme(result, s, scheme, facts, day, row_fallback | ~requested[s])
+                self._scheme(result, s, scheme, facts, days.get(scheme, day), row_fallback | ~requested[s])
         self._fall_back(result, facts, row_fallback)
         return result
 
     # -- the resolver's first two steps, on columns ------------------------------------------------------------
 
-    def _decisive(self, n: int, facts: Mapping[str, Column]) -> tuple[I64, npt.NDArray[np.bool_]]:
-        """Each row's decisive day (ordinal) and the rows left to the row engine (:func:`decisive_day` raises for
-        them, or their version depends on another event: the leases of décret 2007-1873's versions)."""
+    def _decisive(
+        self, n: int, facts: Mapping[str, Column]
+    ) -> tuple[I64, npt.NDArray[np.bool_], dict[Scheme, I64]]:
+        """Each row's decisive day (ordinal), the rows left to the row engine (:func:`decisive_day` raises for
+        them), and the schemes whose versions are picked by other events (décret 2007-1873's): their decisive day
+        for each row, where a lease's differs (:func:`legislation.resolver.version_for`)."""
         acquisition = facts["acquisition"].values
         invoice_only = "order_date" not in facts and "first_rent_date" not in facts and "invoice_date" in facts
         if invoice_only and acquisition.size and int(acquisition.min()) >= 0 and not (acquisition == LEASE_CODE).any():
             only = facts["invoice_date"]  # purchases decided by their invoice, no other date: nothing to check
-            return only.values, (only.null if only.null is not None else np.zeros(n, dtype=np.bool_))
+            return only.values, (only.null if only.null is not None else np.zeros(n, dtype=np.bool_)), {}
         lease = acquisition == LEASE_CODE
         unsure = acquisition < 0  # no acquisition: the row engine says why
         none = np.zeros(n, dtype=np.int64)
@@ -198,11 +221,46 @@ class Columnar:
         day = np.where(lease, rent, invoice)
         unsure |= np.where(lease, no_rent, no_invoice)  # decisive_day raises: no decisive date
         unsure |= ~no_order & ((~no_invoice & (invoice < order)) | (~no_rent & (rent < order)))
+        days: dict[Scheme, I64] = {}
         if self.engine.eventful:  # resolver.version_for: a lease dated before the end of those versions
             until = self.engine.eventful_until.toordinal()
             early = (~no_rent & (rent < until)) | (~no_invoice & (invoice < until)) | (~no_order & (order < until))
-            unsure |= lease & early
-        return day, unsure
+            eventful = np.flatnonzero(lease & early & ~unsure)
+            if len(eventful):
+                days = self._eventful_days(facts, day, unsure, eventful)
+        return day, unsure, days
+
+    def _eventful_days(
+        self, facts: Mapping[str, Column], day: I64, unsure: npt.NDArray[np.bool_], rows: npt.NDArray[np.intp]
+    ) -> dict[Scheme, I64]:
+        """The decisive day of each lease in ``rows`` for each scheme whose versions are picked by other events,
+        by the resolver's own :func:`~legislation.resolver.version_for` (as the row engine's ``resolved``): called
+        once per distinct (acquisition, invoice, order, first rent) dates — the facts it reads. A row it refuses
+        (:class:`InvalidFacts`) is left to the row engine (``unsure``, updated)."""
+        read = {name: facts[name] for name in _VERSION_FACTS if name in facts}
+        picked = [read[name].values[rows].tolist() for name in read]
+        nulls = [None if (null := read[name].null) is None else null[rows].tolist() for name in read]
+        keys = [
+            tuple(None if null is not None and null[j] else v[j] for v, null in zip(picked, nulls, strict=True))
+            for j in range(len(rows))
+        ]
+        distinct = list(dict.fromkeys(keys))
+        index = {key: j for j, key in enumerate(keys)}  # a row of each
+        samples = rows_at(read, rows[[index[key] for key in distinct]], [ALL_SCHEMES] * len(distinct))
+        days: dict[Scheme, I64] = {}
+        for scheme in sorted(self.engine.eventful, key=_SCHEME_INDEX.__getitem__):
+            timeline = self.catalogue.timeline(scheme)
+            found: dict[Any, int] = {}
+            for key, row in zip(distinct, samples, strict=True):
+                try:
+                    found[key] = version_for(timeline, row)[1].toordinal()
+                except InvalidFacts:
+                    found[key] = -1
+            ordinals = np.array([found[key] for key in keys], dtype=np.int64)
+            unsure[rows[ordinals < 0]] = True
+            scheme_day = days[scheme] = day.copy()
+            scheme_day[rows] = np.where(ordinals < 0, day[rows], ordinals)
+        return days
 
     def _scheme(
         self,
@@ -265,7 +323,50 @@ class Columnar:
         day: I64,
         rows: Any,
     ) -> None:
-        """Trace one version over some rows (an index array, or a slice: a view of the columns)."""
+        """One version over some rows (an index array, or a slice: a view of the columns): by the decision tree
+        earlier chunks recorded where it decides them, else traced."""
+        key = (s, plan.vid, tuple(sorted(facts)))
+        recording = self._recordings.get(key) if self.record else None
+        few = self.rows_per_recorded_path and recording is not None
+        if few:  # fewer recorded paths than one per rows_per_recorded_path rows: traced
+            size = len(range(len(day))[rows]) if isinstance(rows, slice) else len(rows)
+            few = recording.leaves * self.rows_per_recorded_path < size  # type: ignore[union-attr]
+        if recording is None or recording.root is None or few:
+            self._explore(result, s, plan, facts, day, rows, key, recording)
+            return
+        everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
+        chunk_day = day if everything else day[rows]
+        chunk = _Chunk(facts, None if everything else rows)
+        chunk.taken["_day"] = Column("_day", "date", chunk_day, None)
+        evaluator = Trace(chunk, DEFAULTS, len(chunk_day), 0)
+        evaluator.concrete = set(recording.concrete)
+        evaluator.lift_memo = self._lift_memo
+        try:
+            leaves, unknown = replay(recording, evaluator)
+        except (Stale, Unvectorisable):
+            self._explore(result, s, plan, facts, day, rows, key, recording)
+            return
+        if leaves:
+            self._assemble_indexed(result, s, plan, leaves, rows, everything, len(chunk_day))
+            result.replayed += len(chunk_day) - len(unknown)
+        if len(unknown):  # rows that reach a decision side no earlier chunk took: traced (and recorded)
+            positions = np.arange(len(day))[rows] if isinstance(rows, slice) else rows
+            fresh = positions[np.sort(unknown)]
+            result.fallback[s, fresh] = False
+            self._explore(result, s, plan, facts, day, fresh, key, recording)
+
+    def _explore(
+        self,
+        result: ColumnarResult,
+        s: int,
+        plan: VersionPlan,
+        facts: Mapping[str, Column],
+        day: I64,
+        rows: Any,
+        key: tuple[int, str, tuple[str, ...]],
+        recording: Recording | None,
+    ) -> None:
+        """Trace one version over some rows, and record what the trace found."""
         everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
         chunk_day = day if everything else day[rows]
         chunk = _Chunk(facts, None if everything else rows)
@@ -276,6 +377,9 @@ class Columnar:
         if self.rows_per_path:
             limit = min(limit, max(self.min_paths, len(chunk_day) // self.rows_per_path))
         trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), limit)
+        if recording is not None:
+            trace.concrete = set(recording.concrete)  # the recording's decisions: the same facts read plainly
+        trace.lift_memo = self._lift_memo
         engine = self.engine
         dispatch = (plan.kernel, plan.deadline, plan.order_until, plan)
 
@@ -295,7 +399,65 @@ class Columnar:
             return
         finally:
             result.paths += trace.paths
+        if self.record:
+            if recording is None:
+                recording = self._recordings[key] = Recording(frozenset(trace.concrete))
+            if recording.concrete == trace.concrete:
+                recording.add(trace)
         self._assemble(result, s, plan, leaves, rows, everything)
+
+    def _assemble_indexed(
+        self,
+        result: ColumnarResult,
+        s: int,
+        plan: VersionPlan,
+        leaves: list[tuple[Any, Any]],
+        rows: Any,
+        everything: bool,
+        size: int,
+    ) -> None:
+        """Each replayed leaf's outcome (its rows as indices in the chunk) into the result's arrays."""
+        leaf = np.zeros(size, dtype=np.int32)
+        amount = np.zeros(size, dtype=np.int64)
+        tables = np.zeros((6, len(leaves)), dtype=np.int64)  # status, known, eligible, version, kept, paragraph
+        fallback = np.zeros(len(leaves), dtype=np.bool_)
+        for j, (where, outcome) in enumerate(leaves):
+            if j:
+                leaf[where] = j
+            if isinstance(outcome, Fallback):
+                fallback[j] = True
+                result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += len(where)
+                continue
+            _, status, value, eligible, vid, paragraph, kept = outcome
+            if value is not None and not isinstance(value, int):
+                amount[where] = value.value[where]
+            elif value:
+                amount[where] = value
+            tables[:, j] = (
+                _STATUS[status],
+                value is not None,
+                -1 if eligible is None else int(eligible),
+                self._version_index[vid] if vid is not None else -1,
+                self._version_index[kept] if kept is not None else -1,
+                self._paragraph(paragraph),
+            )
+        target_rows: Any = slice(None) if everything else rows
+        result.amount[s, target_rows] = amount
+        targets: tuple[np.ndarray[Any, Any], ...] = (
+            result.status,
+            result.amount_known,
+            result.eligible,
+            result.version,
+            result.kept,
+            result.paragraph,
+        )
+        for target, table in zip(targets, tables, strict=True):
+            if (table == table[0]).all():
+                target[s, target_rows] = table[0]
+            else:
+                target[s, target_rows] = np.take(table.astype(target.dtype), leaf)
+        if fallback.any():
+            result.fallback[s, target_rows] = fallback[leaf]
 
     def _assemble(
         self,
@@ -387,7 +549,7 @@ class Columnar:
     ) -> None:
         result.fallback[:, row_fallback] = True
         if row_fallback.any():
-            result.fallback_reasons["the resolver's dates (a missing or contradicted date, a lease of 2007-1873)"] += (
+            result.fallback_reasons["the resolver's dates (a missing or contradicted date)"] += (
                 int((result.requested[:, row_fallback]).sum())
             )
         fallen = np.flatnonzero(row_fallback)
@@ -437,6 +599,7 @@ def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64)
 
 
 _SCHEME_INDEX = {s: k for k, s in enumerate(ALL_SCHEMES)}
+_VERSION_FACTS = ("acquisition", "invoice_date", "order_date", "first_rent_date")  # what version_for reads
 _TUPLE_INDEX = {t: k for k, t in enumerate(SCHEME_TUPLES)}
 _SCHEME_NAMES = {s.value: s for s in Scheme}
 
@@ -454,9 +617,14 @@ def _row_schemes(column: Any, n: int, default: tuple[Scheme, ...]) -> npt.NDArra
         return array.astype(np.int8)
     values = array.tolist() if isinstance(array, np.ndarray) else array
     seen: dict[Any, int] = {}  # each distinct text or tuple numbered in one pass (no sort of Python objects)
-    inverse = np.fromiter(
-        (seen.setdefault(x if type(x) is str else tuple(x), len(seen)) for x in values), dtype=np.int32, count=n
-    )
+    try:  # texts or tuples: numbered by dictionary look-ups in C
+        seen = {x: j for j, x in enumerate(dict.fromkeys(values))}
+        inverse = np.fromiter(map(seen.__getitem__, values), dtype=np.int32, count=n)
+    except TypeError:  # a list among them (not hashable): each made a tuple
+        seen = {}
+        inverse = np.fromiter(
+            (seen.setdefault(x if type(x) is str else tuple(x), len(seen)) for x in values), dtype=np.int32, count=n
+        )
     texts = [x if isinstance(x, str) else "|".join(x) for x in seen]
     table = np.empty(len(texts), dtype=np.int8)
     for j, text in enumerate(texts):

@@ -269,6 +269,13 @@ class Trace:
         self.concrete: set[str] = set()  # facts read as plain values (:class:`Concretize`)
         self.paths = 0
         self.known: dict[str, Column | None] = {}  # the columns looked up (None: not given as a column)
+        # what the exploration learnt, for :class:`Recording`: each path's decisions as (recipe, label taken) and
+        # its leaf; each lifted function by its key
+        self.steps: list[tuple[Any, Any]] = []
+        self.records: list[tuple[tuple[tuple[Any, Any], ...], Any]] = []
+        self.lifts: dict[Any, tuple[Callable[..., Any], tuple[tuple[str, Any], ...]]] = {}
+        # each lifted function's results by value (the function is pure: a caller may share this across traces)
+        self.lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -285,12 +292,13 @@ class Trace:
     def _explore(self, function: Callable[[Trace], Any]) -> list[tuple[Mask | None, Any]]:
         self.pending = [((), None, [], self.size)]
         self.paths = 0  # paths run (each a replay of the function)
+        self.records = []
         leaves: list[tuple[Mask | None, Any]] = []
         with np.errstate(all="ignore"):  # values outside a path's rows are computed and never read
             while self.pending:
                 self.forced, self.mask, self.forced_labels, self.count = self.pending.pop()
                 self.paths += 1
-                self.path, self.path_labels, self.reads = [], [], {}
+                self.path, self.path_labels, self.reads, self.steps = [], [], {}, []
                 try:
                     result = function(self)
                 except (TooManyPaths, Concretize):
@@ -298,6 +306,7 @@ class Trace:
                 except Exception as exc:  # noqa: BLE001 - any failure: the row engine computes these rows
                     result = Fallback(f"{type(exc).__name__}: {exc}")
                 leaves.append((self.mask, result))
+                self.records.append((tuple(self.steps), result))
                 if len(leaves) >= self.limit and self.pending:
                     # the paths found are kept (their rows are decided); the rows of the paths not explored yet
                     # go to the row engine
@@ -306,14 +315,16 @@ class Trace:
                     self.pending = []
         return leaves
 
-    def _decide(self, labels: list[Any], conditions: Callable[[], list[Mask]]) -> Any:
-        """One of ``labels``, each holding on the rows of its condition (the conditions split the chunk)."""
+    def _decide(self, recipe: Any, labels: list[Any], conditions: Callable[[], list[Mask]]) -> Any:
+        """One of ``labels``, each holding on the rows of its condition (the conditions split the chunk);
+        ``recipe`` says how to compute the conditions again (:func:`recipe_masks`)."""
         k = len(self.path)
         if k < len(self.forced):  # replaying a prefix: the decision is known, and so is the path's mask
             i = self.forced[k]
             self.path.append(i)
             found = self.forced_labels[k]
             self.path_labels.append(found)
+            self.steps.append((recipe, found[i]))
             return found[i]
         mask = self.mask
         present: list[tuple[int, Mask, int]] = []
@@ -331,6 +342,7 @@ class Trace:
             i, self.mask, self.count = present[0]
         self.path.append(i)
         self.path_labels.append(labels)
+        self.steps.append((recipe, labels[i]))
         return labels[i]
 
     def decide_bool(self, truth: Sym) -> bool:
@@ -339,19 +351,23 @@ class Trace:
         if k < len(self.forced):
             i = self.forced[k]
             self.path.append(i)
+            self.steps.append((("bool", truth.key), i == 0))
             return i == 0
         value, mask = truth.value, self.mask
         held = value if mask is None else mask & value
         count = int(np.count_nonzero(held))
         if count == 0:
             self.path.append(1)
+            self.steps.append((("bool", truth.key), False))
             return False
         if count == (self.size if mask is None else self.count):
             self.path.append(0)
+            self.steps.append((("bool", truth.key), True))
             return True
         other = ~value if mask is None else mask ^ held
         self.pending.append(((*self.path, 1), other, self.path_labels[:], self.count - count))
         self.path.append(0)
+        self.steps.append((("bool", truth.key), True))
         self.mask, self.count = held, count
         return True
 
@@ -372,6 +388,7 @@ class Trace:
             self.path.append(i)
             self.path_labels.append(labels)
             value = labels[i]
+            self.steps.append((("member", name), value))
         else:
             value = self._concrete(column)
         reads[name] = value
@@ -383,8 +400,14 @@ class Trace:
             return self._member(column)
         if column.name in self.concrete:
             return self._plain(column)
-        if null is not None and self._decide([None, True], lambda: [null, ~null]) is None:
+        if null is None:  # every row gives it: recorded as a decision all rows take (a later chunk may not)
+            self.steps.append((("null", column.name), True))
+        elif self._decide(("null", column.name), [None, True], lambda: [null, ~null]) is None:
             return None
+        return self._column_sym(column)
+
+    def _column_sym(self, column: Column) -> Sym:
+        """A number or date fact's values for every row of the chunk, as a :class:`Sym` (built once)."""
         key = ("col", column.name)
         found = self.cache.get(key)
         if found is None:
@@ -394,15 +417,17 @@ class Trace:
 
     def _member(self, column: Column) -> Any:
         """An enum's member or a boolean, made concrete: the path splits by the values its rows hold."""
+        recipe = ("member", column.name)
         if len(self.path) < len(self.forced):
-            return self._decide([], list)
+            return self._decide(recipe, [], list)
         codes = self._present(column)
         labels = [None if c < 0 else column.members[c] for c in codes]
         if len(codes) == 1:  # one value in the whole chunk
             self.path_labels.append(labels)
             self.path.append(0)
+            self.steps.append((recipe, labels[0]))
             return labels[0]
-        return self._decide(labels, lambda: [self._equals(column, c) for c in codes])
+        return self._decide(recipe, labels, lambda: [self._equals(column, c) for c in codes])
 
     def _present(self, column: Column) -> list[int]:
         """The codes a column holds in this chunk (-1: not given), counted once."""
@@ -416,8 +441,9 @@ class Trace:
 
     def _plain(self, column: Column) -> Any:
         """A date or number fact as plain values: the path splits by the values its rows hold (at most 512)."""
+        recipe = ("plain", column.name)
         if len(self.path) < len(self.forced):
-            return self._decide([], list)
+            return self._decide(recipe, [], list)
         mask, null = self.mask, column.null
         given = mask if null is None else (~null if mask is None else mask & ~null)
         values = column.values if given is None else column.values[given]
@@ -438,13 +464,15 @@ class Trace:
         if len(labels) == 1:
             self.path_labels.append(labels)
             self.path.append(0)
+            self.steps.append((recipe, labels[0]))
             return labels[0]
-        return self._decide(labels, conditions)
+        return self._decide(recipe, labels, conditions)
 
     def split_values(self, value: Sym) -> int:
         """A computed number as a plain int: the path splits by the values its rows hold (at most 512)."""
+        recipe = ("int", value.key)
         if len(self.path) < len(self.forced):
-            return self._decide([], list)  # type: ignore[no-any-return]
+            return self._decide(recipe, [], list)  # type: ignore[no-any-return]
         mask = self.mask
         found = _distinct(value.value if mask is None else value.value[mask])
         if len(found) > 512:
@@ -452,8 +480,9 @@ class Trace:
         if len(found) == 1:
             self.path_labels.append(found)
             self.path.append(0)
+            self.steps.append((recipe, found[0]))
             return found[0]
-        return self._decide(found, lambda: [value.value == v for v in found])  # type: ignore[no-any-return]
+        return self._decide(recipe, found, lambda: [value.value == v for v in found])  # type: ignore[no-any-return]
 
     def lift(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Sym:
         """A pure function of one column and plain values (:func:`legislation.fast.compile.lifted`), computed by
@@ -466,6 +495,7 @@ class Trace:
         found = self.cache.get(key)
         if found is not None:
             return found
+        self.lifts[key] = (function, tuple(("sym", a.key) if isinstance(a, Sym) else ("value", a) for a in args))
         values = column.value
         nulls = [
             c.null
@@ -474,15 +504,23 @@ class Trace:
         ]
         given = ~np.logical_or.reduce(nulls) if nulls else None  # a row that does not give it never reads this
         distinct = _distinct(values if given is None else values[given])
+        memo = self.lift_memo.setdefault(key, {})
         results = []
         for v in distinct:
-            plain = date.fromordinal(v) if column.kind == "date" else v
-            results.append(function(*[plain if a is column else a for a in args]))
-        kinds = {_kind(r) for r in results}
+            got = memo.get(v)
+            if got is None:
+                plain = date.fromordinal(v) if column.kind == "date" else v
+                result = function(*[plain if a is column else a for a in args])
+                kind_of = _kind(result)
+                got = (result.toordinal() if kind_of == "date" else result, kind_of)
+                if len(memo) < 1 << 16:
+                    memo[v] = got
+            results.append(got)
+        kinds = {k for _, k in results}
         if len(kinds) > 1 or not kinds <= {"date", "int"}:
             raise Unvectorisable(f"{getattr(function, '__name__', function)} gives {sorted(map(str, kinds))}")
         kind = str(kinds.pop()) if kinds else "int"
-        table = np.array([r.toordinal() if kind == "date" else r for r in results] or [0], dtype=np.int64)
+        table = np.array([r for r, _ in results] or [0], dtype=np.int64)
         where = np.searchsorted(np.array(distinct or [0], dtype=np.int64), values)
         lifted = table[np.minimum(where, len(table) - 1)]  # a row that does not give the column: any value
         lo, hi = (int(table.min()), int(table.max()))

@@ -126,6 +126,53 @@ def test_chunks_and_one_block_give_the_same_results() -> None:
     assert [_columnar(whole, i) for i in range(len(rows))] == [_columnar(chunked, i) for i in range(len(rows))]
 
 
+def test_a_later_call_replays_the_recorded_decisions_and_traces_the_paths_not_seen_before() -> None:
+    """What the traces of a first call learnt about each version (its decisions and leaves) decides a later
+    call's rows without a trace; the rows that take a side no earlier call took are traced then (and recorded):
+    either way the outcomes are a fresh trace's and the row engine's."""
+    first, _ = _generated(11, 40)
+    later, _ = _generated(12, 120)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path, runner.rows_per_recorded_path = 0, 0  # every row traced, every recording replayed
+    runner.compute(_columns(first))
+    result = runner.compute(_columns(later))
+    fresh = Columnar(CATALOGUE, engine)
+    fresh.rows_per_path, fresh.record = 0, False
+    expected = fresh.compute(_columns(later))
+    assert expected.replayed == 0
+    assert result.replayed > 0  # rows decided by the recording of the first call
+    assert result.paths > 0  # rows on paths the first call did not take: traced
+    assert result.paths < expected.paths
+    for i, row in enumerate(later):
+        assert _columnar(result, i) == _columnar(expected, i) == _row_engine(engine, row), row
+    again = runner.compute(_columns(later))  # every path of these rows is recorded now: nothing traced
+    assert again.paths == 0, again.fallback_reasons
+    for i in range(len(later)):
+        assert _columnar(again, i) == _columnar(expected, i)
+
+
+def test_a_lease_whose_version_is_picked_by_another_event_is_decided_by_the_columns() -> None:
+    """The leases dated before the end of décret 2007-1873's versions (picked by the lease's signature, not its
+    first rent): their decisive day per scheme is the resolver's own version_for, then the columns compute them."""
+    rows, _ = _generated(20261201, 200)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0
+    result = runner.compute(_columns(rows))
+    until = engine.eventful_until
+    leases = [
+        i
+        for i, row in enumerate(rows)
+        if row.acquisition is Acquisition.LEASE
+        and any(d is not None and d < until for d in (row.first_rent_date, row.invoice_date, row.order_date))
+    ]
+    decided = [i for i in leases if not result.fallback[:, i].any()]
+    assert len(decided) > 100, (len(leases), len(decided), result.fallback_reasons)
+    for i in leases:
+        assert _columnar(result, i) == _row_engine(engine, rows[i]), rows[i]
+
+
 def test_a_calculator_the_columns_cannot_follow_falls_back_and_is_reported() -> None:
     """A kernel that formats a fact (as an explaining context would) cannot run on a column: its rows go to the
     row engine, the fallback is counted and its reason names the version — the results stay exact."""
