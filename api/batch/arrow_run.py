@@ -42,7 +42,7 @@ class Settings:
     expect: str | None = None  # the expected-amount column
     engine: str = "columnar"  # or "rows"
     out: str = "csv"  # csv | jsonl | parquet
-    reasons: bool = False  # every result not « computed » explained (False: only those explained once per key)
+    reasons: bool = True  # every result not « computed » explained (False: only those explained once per key)
     versions_dir: Path | None = None
 
 

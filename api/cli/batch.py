@@ -88,9 +88,12 @@ def batch(
         bool,
         typer.Option(
             "--reasons/--no-reasons",
-            help="Explain every result that is not « computed » (reason, missing_facts): one explained answer each.",
+            help=(
+                "Explain every result that is not « computed » (reason, missing_facts): one explained answer each "
+                "(default). --no-reasons fills them only where they depend on the version and date alone (faster)."
+            ),
         ),
-    ] = False,
+    ] = True,
     workers: Annotated[
         int | None,
         typer.Option(

@@ -109,6 +109,7 @@ def test_the_answer_is_what_vigueur_batch_writes(
     assert (by_line[3]["amount"], by_line[3]["version_id"]) == ("6000.00", SUCCESSOR)
     assert by_line[7]["status"] == "no_version_on_file"
     assert by_line[9]["status"] == "missing_facts"
+    assert by_line[9]["missing_facts"]  # the facts it lacks are named (explained by default, as `vigueur batch`)
     assert by_line[12]["amount"] == "3000.00"  # 2°: 45 000 to 60 000 € → 3 000 €
     assert [r["scheme"] for r in records if r["line"] == 8] == ["bonus", "conversion_premium"]
 
