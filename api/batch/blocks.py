@@ -19,18 +19,6 @@ from api.batch.lines import csv_lines as input_lines
 from legislation.errors import InvalidFacts
 from legislation.fast import Engine, Outcome, Row
 
-OUTPUT_COLUMNS = (
-    "line",
-    "id",
-    "scheme",
-    "status",
-    "amount",
-    "eligible",
-    "version_id",
-    "paragraph",
-    "kept_version_id",
-    "error",
-)
 INVALID = "invalid"
 
 # -- outcomes to records ---------------------------------------------------------------------------
@@ -278,7 +266,6 @@ def reason_of(exc: Exception) -> str:
 
 __all__ = [
     "CSV_COLUMNS",
-    "OUTPUT_COLUMNS",
     "ChunkResult",
     "CsvPlan",
     "Invalid",
