@@ -472,13 +472,11 @@ def _encode(
         return codes, []
     encoded = pc.dictionary_encode(pa.array(key))
     distinct = encoded.dictionary.to_numpy()
-    values = []
-    for combined in distinct.tolist():
-        fields = []
-        for _, bits in reversed(parts):
-            fields.append((combined & ((1 << bits) - 1)) - 1)
-            combined >>= bits
-        values.append(value(tuple(reversed(fields))))
+    fields, shift = [], 0
+    for _, bits in reversed(parts):  # the last part in the lowest bits: unpacked for every distinct key at once
+        fields.append((((distinct >> shift) & ((1 << bits) - 1)) - 1).tolist())
+        shift += bits
+    values = [value(key) for key in zip(*reversed(fields))]
     table = np.array([-1 if v is None else j for j, v in enumerate(values)], dtype=np.int64)
     codes[valid] = table[encoded.indices.to_numpy()]
     return codes, values
@@ -505,7 +503,8 @@ def _values(lines: pa.Array) -> bytes:
     if len(lines) == 0:
         return b""
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32)[lines.offset : lines.offset + len(lines) + 1]
-    return lines.buffers()[2].to_pybytes()[int(offsets[0]) : int(offsets[-1])]
+    start = int(offsets[0])
+    return lines.buffers()[2].slice(start, int(offsets[-1]) - start).to_pybytes()  # one copy: the slice is a view
 
 
 def euros(cents: int) -> str:
