@@ -61,6 +61,21 @@ class Piece:
     mismatches: list[tuple[int, str | None, int, int | None, str]] = field(default_factory=list)
 
 
+@dataclass(slots=True, frozen=True)
+class Span:
+    """A block of whole lines of a regular file, by place: a worker process reads it itself (measured: sending the
+    bytes through the pool's pipe cost ~0.04 CPU-s a 16 MB block, in this process and the worker's)."""
+
+    path: str
+    offset: int
+    size: int
+
+    def read(self) -> bytes:
+        with open(self.path, "rb") as source:
+            source.seek(self.offset)
+            return source.read(self.size)
+
+
 def setup(settings: Settings, catalogue: Any = None) -> None:
     """This process's engines and plan (a forked worker inherits them; a spawned one builds its own)."""
     if "engine" not in _STATE or catalogue is not None:
@@ -103,6 +118,8 @@ def work(item: tuple[str, int, Any]) -> Piece:
     """One block's piece. Should the Arrow reading or the columns fail on something unforeseen, the block is read
     again by the row path, row by row (counted in ``recovered``): nothing a user sends gives a traceback."""
     kind, first, data = item
+    if isinstance(data, Span):
+        data = data.read()
     if kind == "jsonl":
         return _jsonl(first, data)
     settings: Settings = _STATE["settings"]

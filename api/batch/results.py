@@ -476,7 +476,7 @@ def _encode(
     for _, bits in reversed(parts):  # the last part in the lowest bits: unpacked for every distinct key at once
         fields.append((((distinct >> shift) & ((1 << bits) - 1)) - 1).tolist())
         shift += bits
-    values = [value(key) for key in zip(*reversed(fields))]
+    values = [value(key) for key in zip(*reversed(fields), strict=True)]
     table = np.array([-1 if v is None else j for j, v in enumerate(values)], dtype=np.int64)
     codes[valid] = table[encoded.indices.to_numpy()]
     return codes, values

@@ -22,7 +22,7 @@ from typing import Annotated, Any, BinaryIO
 
 import typer
 
-from api.batch.arrow_run import Piece, Settings, header_problem, run_pieces, setup
+from api.batch.arrow_run import Piece, Settings, Span, header_problem, run_pieces, setup
 from api.batch.results import OUTPUT_COLUMNS, euros
 from api.batch.run import PARALLEL_FROM_BYTES, Progress, read_blocks
 from api.cli.options import VersionsDir, catalogue_from, fail
@@ -142,10 +142,11 @@ def batch(
             items = (("parquet", first, b) for first, b in _numbered(batches, meter))
         else:
             block = ARROW_SCALE if engine is EngineName.COLUMNAR and kind is Format.CSV else 1
-            items = (
-                (kind.value, first, data)
-                for first, data in _blocks(source, 2 if kind is Format.CSV else 1, block, meter)
-            )
+            blocks = _blocks(source, 2 if kind is Format.CSV else 1, block, meter)
+            if count > 1 and input_path != "-" and source.seekable():  # the workers read their blocks themselves
+                items = ((kind.value, first, span) for first, span in _spans(blocks, input_path, source.tell()))
+            else:
+                items = ((kind.value, first, data) for first, data in blocks)
         totals = Piece()
         writer: Any = None
         if target is Format.CSV:
@@ -181,6 +182,13 @@ def _no_lines() -> Any:
 
 def _blocks(source: BinaryIO, first_line: int, scale: int, meter: Progress) -> Iterator[tuple[int, bytes]]:
     return read_blocks(source, first_line, csv_quotes=False, progress=meter, scale=scale)
+
+
+def _spans(blocks: Iterator[tuple[int, bytes]], path: str, offset: int) -> Iterator[tuple[int, Span]]:
+    """Each block by its place in the file (the blocks are contiguous, from ``offset``: after the header)."""
+    for first, data in blocks:
+        yield first, Span(path, offset, len(data))
+        offset += len(data)
 
 
 def _parquet(source: BinaryIO) -> tuple[list[str], Iterator[Any], int]:
