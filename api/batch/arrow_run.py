@@ -14,9 +14,11 @@ import contextlib
 import gc
 import json
 import multiprocessing
+import os
+import tempfile
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,7 @@ class Settings:
     out: str = "csv"  # csv | jsonl | parquet
     reasons: bool = True  # every result not « computed » explained (False: only those explained once per key)
     versions_dir: Path | None = None
+    spill: str | None = None  # with workers: the directory their output goes through (see run_pieces)
 
 
 @dataclass(slots=True)
@@ -420,11 +423,35 @@ def run_pieces(items: Iterator[tuple[str, int, Any]], workers: int, settings: Se
         yield from map(work, items)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with context.Pool(workers, initializer=setup, initargs=(settings,)) as pool:
+    with (
+        tempfile.TemporaryDirectory(prefix="vigueur-batch-") as spill,
+        context.Pool(workers, initializer=setup, initargs=(replace(settings, spill=spill),)) as pool,
+    ):
         pending: deque[Any] = deque()
         for item in items:
-            pending.append(pool.apply_async(work, (item,)))
+            pending.append(pool.apply_async(_spilled, (item,)))
             if len(pending) >= 2 * workers:
-                yield pending.popleft().get()
+                yield _unspilled(pending.popleft().get())
         while pending:
-            yield pending.popleft().get()
+            yield _unspilled(pending.popleft().get())
+
+
+def _spilled(item: tuple[str, int, Any]) -> Piece:
+    """A worker's piece, its CSV or JSON Lines bytes left in a file of the run's spill directory (read back by
+    :func:`_unspilled`): cheaper than their way through the pool's pipe (measured: ~50 ms a 16 MB block)."""
+    piece = work(item)
+    spill = _STATE["settings"].spill
+    if spill is not None and isinstance(piece.data, bytes) and piece.data:
+        path = os.path.join(spill, f"{os.getpid()}-{item[1]}")
+        with open(path, "wb") as target:
+            target.write(piece.data)
+        piece.data = Span(path, 0, len(piece.data))
+    return piece
+
+
+def _unspilled(piece: Piece) -> Piece:
+    if isinstance(piece.data, Span):
+        path = piece.data.path
+        piece.data = piece.data.read()
+        os.unlink(path)
+    return piece
