@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 from legislation import Catalogue, Scheme
 from legislation.award import Award
 from legislation.calculators.kit import Outcome
+from legislation.columnar import Numbering
 from legislation.enums import Acquisition, Provenance, Role
 from legislation.errors import InvalidFacts
 from legislation.resolver import (
@@ -88,8 +89,8 @@ class Tables:
         self.catalogue = catalogue
         self.version_ids: tuple[str, ...] = tuple(sorted(catalogue.versions))
         self.version_index = {v: i for i, v in enumerate(self.version_ids)}
-        self.paragraphs: list[str] = []
-        self.paragraph_index: dict[str, int] = {}
+        self.numbering = Numbering()  # the paragraphs met so far in this process
+        self.paragraphs: list[str] = self.numbering.texts
         self._deadlines: dict[tuple[int, int], str | None] = {}
         self._provenance: dict[tuple[int, int, int], str] = {}
         self._explained: dict[tuple[int, ...], tuple[str | None, str | None]] = {}
@@ -99,15 +100,6 @@ class Tables:
         engine = Engine(catalogue) if engine is None else engine
         # a lease dated before this day may be decided by another event (décret 2007-1873; as the row engine)
         self.eventful_until: date = engine.eventful_until if engine.eventful else date.min
-
-    def paragraph(self, text: str | None) -> int:
-        if text is None:
-            return -1
-        found = self.paragraph_index.get(text)
-        if found is None:
-            found = self.paragraph_index[text] = len(self.paragraphs)
-            self.paragraphs.append(text)
-        return found
 
     def deadline(self, k: int, day: int, version: int, status: int) -> str | None:
         """The claim deadline the explained answer gives (ISO date), or None."""
@@ -246,7 +238,7 @@ class Outcomes:
             self.eligible[k, i] = -1 if eligible is None else int(eligible)
             self.version[k, i] = tables.version_index[vid] if vid is not None else -1
             self.kept[k, i] = tables.version_index[kept] if kept is not None else -1
-            self.paragraph[k, i] = tables.paragraph(paragraph)
+            self.paragraph[k, i] = tables.numbering.number(paragraph)
         self.fallbacks += len(outcomes)
 
     def refuse(self, i: int, reason: str) -> None:
@@ -264,7 +256,7 @@ class Outcomes:
         self.eligible[:, positions] = result.eligible
         self.version[:, positions] = result.version
         self.kept[:, positions] = result.kept
-        remap = np.array([tables.paragraph(p) for p in result.paragraphs] + [-1], dtype=np.int32)
+        remap = np.array([tables.numbering.number(p) for p in result.paragraphs] + [-1], dtype=np.int32)
         given = result.requested & (result.paragraph >= 0) & (result.paragraph < len(result.paragraphs))
         self.paragraph[:, positions] = np.where(given, remap[np.where(given, result.paragraph, -1)], -1)
         self.row_schemes[positions] = result.row_schemes

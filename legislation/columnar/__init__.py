@@ -9,6 +9,6 @@ Entry point: :func:`compute` (see its docstring for the columns and :class:`Colu
 """
 
 from legislation.columnar.columns import MEMBERS, ColumnError
-from legislation.columnar.engine import STATUSES, Columnar, ColumnarResult, compute, iter_outcomes
+from legislation.columnar.engine import STATUSES, Columnar, ColumnarResult, Numbering, compute, iter_outcomes
 
-__all__ = ["MEMBERS", "STATUSES", "ColumnError", "Columnar", "ColumnarResult", "compute", "iter_outcomes"]
+__all__ = ["MEMBERS", "STATUSES", "ColumnError", "Columnar", "ColumnarResult", "Numbering", "compute", "iter_outcomes"]

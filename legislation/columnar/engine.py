@@ -49,6 +49,26 @@ LEASE_CODE = tuple(Acquisition).index(Acquisition.LEASE)
 I64 = npt.NDArray[np.int64]
 
 
+class Numbering:
+    """Texts (paragraphs cited in full) numbered in the order first met: :meth:`number` is a text's index in
+    ``texts``, -1 for none — how the result arrays cite a paragraph (here and in ``vigueur batch``'s tables)."""
+
+    __slots__ = ("texts", "_index")
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def number(self, text: str | None) -> int:
+        if text is None:
+            return -1
+        found = self._index.get(text)
+        if found is None:
+            found = self._index[text] = len(self.texts)
+            self.texts.append(text)
+        return found
+
+
 @dataclass(slots=True, eq=False)
 class ColumnarResult:
     """What :func:`compute` gives: for scheme ``k`` (``schemes[k]``) and row ``i``, element ``[k, i]`` of each array.
@@ -127,8 +147,8 @@ class Columnar:
         self.engine = engine or Engine(catalogue)
         self.version_ids: tuple[str, ...] = tuple(sorted(catalogue.versions))
         self._version_index = {v: i for i, v in enumerate(self.version_ids)}
-        self.paragraphs: list[str] = []
-        self._paragraph_index: dict[str, int] = {}
+        self._paragraphs = Numbering()
+        self.paragraphs: list[str] = self._paragraphs.texts
         self.chunk = CHUNK
         self.path_limit = PATH_LIMIT
         self.rows_per_path = ROWS_PER_PATH  # 0: trace whatever the paths per row (the tests: every row traced)
@@ -439,7 +459,7 @@ class Columnar:
                 -1 if eligible is None else int(eligible),
                 self._version_index[vid] if vid is not None else -1,
                 self._version_index[kept] if kept is not None else -1,
-                self._paragraph(paragraph),
+                self._paragraphs.number(paragraph),
             )
         target_rows: Any = slice(None) if everything else rows
         result.amount[s, target_rows] = amount
@@ -506,7 +526,7 @@ class Columnar:
                 -1 if eligible is None else int(eligible),
                 self._version_index[vid] if vid is not None else -1,
                 self._version_index[kept] if kept is not None else -1,
-                self._paragraph(paragraph),
+                self._paragraphs.number(paragraph),
                 value_code,
             )
         where: Any = slice(None) if everything else rows
@@ -532,15 +552,6 @@ class Columnar:
                 target[s, where] = np.take(table.astype(target.dtype), leaf, mode="clip")
         if fallback.any():
             result.fallback[s, where] = fallback[leaf]
-
-    def _paragraph(self, paragraph: str | None) -> int:
-        if paragraph is None:
-            return -1
-        found = self._paragraph_index.get(paragraph)
-        if found is None:
-            found = self._paragraph_index[paragraph] = len(self.paragraphs)
-            self.paragraphs.append(paragraph)
-        return found
 
     # -- what the columns do not decide: the row engine ----------------------------------------------------------
 
@@ -585,7 +596,7 @@ class Columnar:
         result.eligible[s, i] = -1 if eligible is None else int(eligible)
         result.version[s, i] = self._version_index[vid] if vid is not None else -1
         result.kept[s, i] = self._version_index[kept] if kept is not None else -1
-        result.paragraph[s, i] = self._paragraph(paragraph)
+        result.paragraph[s, i] = self._paragraphs.number(paragraph)
 
 
 def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64) -> I64:
