@@ -33,6 +33,7 @@ from legislation.enums import Acquisition, ParameterUnit, Provenance, Scheme
 from legislation.errors import InvalidDates
 from legislation.facts import Purchase
 from legislation.fast.engine import Engine
+from legislation.fast.stored import FormStore
 from legislation.resolver import KEPT_NOT_ON_FILE, as_row, clause_opens, decisive_day, version_for
 from legislation.row import Row, from_scaled
 from legislation.timeline import Catalogue
@@ -132,14 +133,15 @@ def default_window(catalogue: Catalogue, order_date: date | None, today: date) -
 _ENGINES: dict[int, tuple[Catalogue, Engine]] = {}
 
 
-def engine_for(catalogue: Catalogue) -> Engine:
-    """The batch engine of a catalogue, built once (a few catalogues are remembered)."""
+def engine_for(catalogue: Catalogue, store: FormStore | None = None) -> Engine:
+    """The batch engine of a catalogue, built once (a few catalogues are remembered; ``store``: where its compiled
+    calculators are kept between processes, see :mod:`legislation.fast.stored`)."""
     found = _ENGINES.get(id(catalogue))
     if found is not None and found[0] is catalogue:
         return found[1]
     if len(_ENGINES) >= 4:
         _ENGINES.clear()
-    engine = Engine(catalogue)
+    engine = Engine(catalogue, store)
     _ENGINES[id(catalogue)] = (catalogue, engine)
     return engine
 

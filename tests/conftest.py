@@ -20,6 +20,9 @@ if os.environ.get("CI"):
 # Before any test module is imported (some build an app at import time, whose start-up opens the default
 # database): the default database lives in a data directory of the run's own, never the user's.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="vigueur-tests-data-")
+# The compiled calculators' cache (api.kernel_cache) of the run's own, never the user's (tests/api/test_kernel_cache
+# gives each of its tests another).
+os.environ["VIGUEUR_CACHE_DIR"] = tempfile.mkdtemp(prefix="vigueur-tests-cache-")
 os.environ.pop("VIGUEUR_DATABASE_URL", None)
 
 

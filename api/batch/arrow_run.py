@@ -30,6 +30,7 @@ from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
 from api.batch.lines import CONTROL, cells, check_id, undecodable
 from api.batch.results import Outcomes, Records, Tables
+from api.kernel_cache import form_store
 from legislation.errors import InvalidFacts
 
 _STATE: dict[str, Any] = {}
@@ -89,7 +90,7 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
             from api.catalogue.loader import load_catalogue
 
             catalogue = load_catalogue(settings.versions_dir)
-        engine = Engine(catalogue)
+        engine = Engine(catalogue, form_store())
         _STATE.update(
             catalogue=catalogue, engine=engine, columnar=Columnar(catalogue, engine), tables=Tables(catalogue, engine)
         )

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from api.batch.blocks import ChunkResult, CsvPlan, run_csv_chunk, run_jsonl_chunk
+from api.kernel_cache import form_store
 from legislation.fast import Engine
 
 BLOCK_BYTES = 1 << 20  # input per chunk (≈ 5 000 CSV rows): amortises the hand-off, keeps memory flat
@@ -84,7 +85,7 @@ def _setup(versions_dir: Path | None, header: list[str] | None) -> None:
     if "engine" not in _STATE:  # a spawned worker: build its own engine
         from api.catalogue.loader import load_catalogue
 
-        _STATE["engine"] = Engine(load_catalogue(versions_dir))
+        _STATE["engine"] = Engine(load_catalogue(versions_dir), form_store())
     _STATE["plan"] = CsvPlan(header) if header is not None else None
     # The catalogue, the engine and the modules live as long as the process: out of the collector's way.
     # A full collection otherwise walks them every few thousand rows (measured: up to 30 % of the time).

@@ -14,12 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from api.kernel_cache import form_store
 from api.purchase.render import to_purchase
 from api.purchase.request import BuyerIn, CalculationRequest, RequestError, ScrappedVehicleIn, VehicleIn, parse_request
 from legislation import Catalogue
 from legislation.advice import Advice, order_what_ifs, timeline_advice
 from legislation.errors import InvalidDates
-from legislation.segments import PurchaseTimeline, Segment, amount_timeline, default_window
+from legislation.segments import PurchaseTimeline, Segment, amount_timeline, default_window, engine_for
 
 AMOUNT_FIELDS: dict[str, type[BaseModel]] = {"": CalculationRequest, "vehicle.": VehicleIn, "buyer.": BuyerIn,
                                              "scrapped_vehicle.": ScrappedVehicleIn}  # fmt: skip
@@ -71,7 +72,7 @@ def timeline_document(
         last = default_window(catalogue, None, first)[1]
     if last <= first:
         raise InvalidDates(f"until {last} must be after from {first}", "until")
-    timeline = amount_timeline(catalogue, purchase, first, last)
+    timeline = amount_timeline(catalogue, purchase, first, last, engine_for(catalogue, form_store()))
     advice = timeline_advice(timeline)
     if what_if_order:
         advice += order_what_ifs(catalogue, purchase, timeline)

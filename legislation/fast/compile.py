@@ -50,7 +50,11 @@ original module's (its constants, enums and imports are the very same objects); 
 calculator module or to one of its functions point to that module's compiled form for the same version. The
 code is compiled under the original file's name, so a traceback points at the rule as it is written. Forms are
 remembered in the process by what they are made of (the calculator module, the version's citation and
-numbers, those of the versions it relies on): a new engine reuses them with a context of its own.
+numbers, those of the versions it relies on): a new engine reuses them with a context of its own. Between
+processes, an engine given a :class:`~legislation.fast.stored.FormStore` keeps each version's generated code
+(:class:`Step`: the compiled code of each module, the globals it reads as recipes to make them again) and runs
+it, linked the same way, in the next process whose sources, Python and numbers are the same
+(:mod:`legislation.fast.stored` says what the key holds); anything else is generated again.
 
 Reading the generated code: ``python -m legislation.fast.compile VERSION_ID`` prints, for an auditor, the
 exact source that runs for that version (with what was left as calls to the context). A test compares the
@@ -67,6 +71,7 @@ import dataclasses
 import importlib
 import inspect
 import itertools
+import pickle
 import re
 import sys
 import textwrap
@@ -83,11 +88,13 @@ from legislation import dates
 from legislation.calculators import get_calculator, kit
 from legislation.calculators.kit import COMPUTED, NOT_COVERED, Lean, Outcome, Params
 from legislation.errors import MissingFact
+from legislation.fast.stored import FormStore, key_of, pack, slot_of, unpack
 from legislation.row import Row
 from legislation.timeline import Catalogue
 from legislation.versions import Version
 
 Kernel = Callable[[Row, frozenset[str], date], Outcome]  # as legislation.fast.engine.Kernel
+Recipe = tuple[Any, ...]  # how a global of the generated code is made again (see :func:`made`)
 
 CALCULATORS_PACKAGE = "legislation.calculators."
 CTX = "ctx"  # the name every calculator gives its context (``self`` in the kit's methods, renamed)
@@ -298,6 +305,38 @@ def _bound_names(function: ast.FunctionDef | ast.Lambda) -> set[str]:
     return names
 
 
+# The names of each top-level function of a source, by (source, line, column, name): a module is rewritten for
+# each version that uses it, from the same source (a pure function of the function's text; bounded memory).
+_SCOPES: dict[tuple[str, int, int, str], tuple[frozenset[str], frozenset[str]]] = {}
+_TREES: dict[str, bytes] = {}  # the parsed sources, pickled: unpickling a tree is twice as fast as parsing it
+_MEMO_LIMIT = 4096
+
+
+def _scope(function: ast.FunctionDef, source: str) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`_bound_names` and :func:`_str_parameters` of a top-level function of ``source``, not rewritten yet."""
+    key = (source, function.lineno, function.col_offset, function.name)
+    found = _SCOPES.get(key)
+    if found is None:
+        found = frozenset(_bound_names(function)), _str_parameters(function)
+        if len(_SCOPES) >= _MEMO_LIMIT:
+            _SCOPES.clear()
+        _SCOPES[key] = found
+    return found
+
+
+def parsed(source: str) -> ast.Module:
+    """``ast.parse(source)``: a new tree each time (the rewriter changes it), parsed once per process."""
+    blob = _TREES.get(source)
+    if blob is not None:
+        tree: ast.Module = pickle.loads(blob)  # noqa: S301 - pickled by this process, just above
+        return tree
+    tree = ast.parse(source)
+    if len(_TREES) >= _MEMO_LIMIT:
+        _TREES.clear()
+    _TREES[source] = pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+    return tree
+
+
 def _outcome(*items: ast.expr) -> ast.expr:
     """An outcome tuple: one constant when every item is constant, else a tuple display."""
     if all(isinstance(i, ast.Constant) for i in items):
@@ -324,14 +363,16 @@ class Rewriter(ast.NodeTransformer):
     def __init__(self, numbers: Numbers, module_globals: Mapping[str, Any], source: str) -> None:
         self.numbers = numbers
         self.globals = module_globals
+        self.source = source
         self.taken = set(TEMPORARY.findall(source))  # temporaries must not clash with the source's names
         self.counter = itertools.count(1)
-        self.local: set[str] = set()
+        self.local: frozenset[str] = frozenset()
         self.depth = 0
         self.no_walrus = 0
         self.left: Counter[str] = Counter()  # context methods left as calls
         self.strings: frozenset[str] = frozenset()  # the current function's ``str`` parameters (mypy --strict)
         self.hoisted: dict[str, Any] = {}  # globals the rewritten code reads (enum members)
+        self.recipes: dict[str, Recipe] = {}  # how each is made again when the code is read from a store
 
     # -- helpers ------------------------------------------------------------------------------------------
 
@@ -352,11 +393,13 @@ class Rewriter(ast.NodeTransformer):
                 return value
         return None
 
-    def hoist(self, name: str, value: Any) -> ast.Name:
-        """A global of the generated code bound once to ``value`` (a number table, a constant object)."""
+    def hoist(self, name: str, value: Any, recipe: Recipe) -> ast.Name:
+        """A global of the generated code bound once to ``value`` (a number table, a constant object), which
+        ``recipe`` makes again (:func:`made`)."""
         if name in self.local:
             name = self.temp() + name
         self.hoisted[name] = value
+        self.recipes[name] = recipe
         return ast.Name(id=name, ctx=ast.Load())
 
     def citation(self, paragraph: ast.expr) -> ast.expr | None:
@@ -391,8 +434,7 @@ class Rewriter(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         outer, strings = self.local, self.strings
         if not self.depth:  # a nested function's names are among its outer function's
-            self.local = _bound_names(node)
-            self.strings = _str_parameters(node)
+            self.local, self.strings = _scope(node, self.source)
         self.depth += 1
         self.generic_visit(node)
         self.depth -= 1
@@ -410,7 +452,7 @@ class Rewriter(ast.NodeTransformer):
     def _no_walrus(self, node: ast.AST) -> ast.AST:
         outer = self.local
         if isinstance(node, ast.Lambda):
-            self.local = outer | _bound_names(node)
+            self.local = outer | frozenset(_bound_names(node))
         self.no_walrus += 1
         self.generic_visit(node)
         self.no_walrus -= 1
@@ -445,6 +487,7 @@ class Rewriter(ast.NodeTransformer):
                 # (~8× a global's); the member itself, bound once as a global, is the same object.
                 name = f"_{node.value.id}_{node.attr}"
                 self.hoisted[name] = owner.__members__[node.attr]
+                self.recipes[name] = ("member", node.value.id, node.attr)
                 return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
         if isinstance(node.value, ast.Name) and node.value.id == CTX and isinstance(node.ctx, ast.Load):
             if node.attr == "vid":
@@ -517,7 +560,8 @@ class Rewriter(ast.NodeTransformer):
             value = maker(*args, **keywords)
         except (ValueError, TypeError, ArithmeticError):
             return node  # raised where it is written, as written
-        return ast.copy_location(self.hoist(f"_const_{len(self.hoisted)}", value), node)
+        recipe = ("const", CONSTANT_MAKERS.index(maker), tuple(args), tuple(sorted(keywords.items())))
+        return ast.copy_location(self.hoist(f"_const_{len(self.hoisted)}", value, recipe), node)
 
     def record_call(self, node: ast.AST) -> ast.AST:
         """``Candidate(amount=…, …)``: a frozen slotted record of the kit built without the dataclass's generic
@@ -527,7 +571,7 @@ class Rewriter(ast.NodeTransformer):
         maker = record_maker(self.globals.get(node.func.id))
         if maker is None or node.args or any(k.arg is None for k in node.keywords):
             return node
-        func = self.hoist(f"_make_{node.func.id}", maker)
+        func = self.hoist(f"_make_{node.func.id}", maker, ("record", node.func.id))
         return ast.copy_location(ast.Call(func=func, args=[], keywords=node.keywords), node)
 
     def _positional(self, node: ast.Call, count: int, keywords: bool = False) -> list[ast.expr] | None:
@@ -543,7 +587,7 @@ class Rewriter(ast.NodeTransformer):
             return None
         name = self.literal(args[0])
         if name is None:  # a name known only at run time: the version's table, read directly (it raises alike)
-            table = self.hoist(f"{NUMBERS}{scale}", getattr(self.numbers.params, scale))
+            table = self.hoist(f"{NUMBERS}{scale}", getattr(self.numbers.params, scale), ("numbers", scale))
             return ast.Subscript(value=table, slice=args[0], ctx=ast.Load())
         value = self.scale_value(self.numbers.params, scale, name)
         return ast.Constant(value) if value is not None else None
@@ -554,7 +598,7 @@ class Rewriter(ast.NodeTransformer):
         relied = self.numbers.relied.get(vid or "")
         if relied is None:
             return None
-        return self.hoist(f"_of_{len(self.hoisted)}", relied)  # the very object ctx.of returns
+        return self.hoist(f"_of_{len(self.hoisted)}", relied, ("of", vid))  # the very object ctx.of returns
 
     def call_money(self, node: ast.Call) -> ast.expr | None:
         return self._number(node, "money")
@@ -584,7 +628,7 @@ class Rewriter(ast.NodeTransformer):
         if name is None:  # a name known only at run time: its terms read from the version's table (raises alike)
             if self.no_walrus or not self.pure(args[1]):
                 return None
-            table = self.hoist(f"{NUMBERS}{scale}", getattr(self.numbers.params, scale))
+            table = self.hoist(f"{NUMBERS}{scale}", getattr(self.numbers.params, scale), ("numbers", scale))
             t = self.temp()
             read = ast.NamedExpr(
                 target=ast.Name(id=t, ctx=ast.Store()), value=ast.Subscript(value=table, slice=args[1], ctx=ast.Load())
@@ -806,8 +850,79 @@ def _swap(value: Any, compiled: Mapping[int, Any]) -> Any:
     return value
 
 
+@dataclass(slots=True)
+class Step:
+    """One module's functions rewritten and compiled for a version: what :meth:`Compiler.execute` runs, and what
+    a :class:`~legislation.fast.stored.FormStore` keeps (all but the tree), so that another process runs the same
+    code without rewriting it."""
+
+    title: str
+    module: str  # the original module's name
+    names: tuple[str, ...]  # the functions the code defines (each replaces the original of that name)
+    code: types.CodeType
+    recipes: tuple[tuple[str, Recipe], ...]  # the globals it reads, made again by :func:`made`
+    left: tuple[tuple[str, int], ...]  # the context methods left as calls (counts)
+    tree: ast.Module | None = None  # the code generated (None when read from a store)
+
+    def packed(self) -> tuple[Any, ...]:
+        return self.title, self.module, self.names, self.code, self.recipes, self.left
+
+    @classmethod
+    def unpacked(cls, item: Any) -> Step:
+        title, module, names, code, recipes, left = item
+        if not (isinstance(code, types.CodeType) and isinstance(names, tuple) and isinstance(recipes, tuple)):
+            raise ValueError("not a stored step")
+        return cls(title, module, names, code, recipes, left)
+
+
+# The kit's rule methods as functions of ``ctx`` (pickled: each version rewrites a copy), by their names.
+_KIT: dict[tuple[str, ...], tuple[bytes, str]] = {}
+
+
+def _kit_functions(names: tuple[str, ...]) -> tuple[list[ast.stmt], str]:
+    """``Ctx.m(self, …)`` as ``_kit_m(ctx, …)`` for each of ``names``, and their source."""
+    functions: list[ast.stmt] = []
+    sources = []
+    for method in names:
+        lines, first = inspect.getsourcelines(getattr(kit.Ctx, method))
+        sources.append(textwrap.dedent("".join(lines)))
+        item = ast.parse(sources[-1]).body[0]
+        ast.increment_lineno(item, first - 1)  # a traceback points at the method in kit.py
+        if isinstance(item, ast.FunctionDef):
+            if any(isinstance(n, ast.Name) and n.id == CTX for n in ast.walk(item)):
+                raise CompileError(f"kit.Ctx.{item.name} uses the name {CTX}")
+            for n in ast.walk(item):
+                if isinstance(n, ast.Name) and n.id == "self":
+                    n.id = CTX
+                elif isinstance(n, ast.arg) and n.arg == "self":
+                    n.arg = CTX
+            item.name = f"_kit_{item.name}"
+            item.decorator_list = []
+            functions.append(item)
+    return functions, "\n".join(sources)
+
+
+def made(recipe: Recipe, module_globals: Mapping[str, Any], numbers: Numbers) -> Any:
+    """The value a :meth:`Rewriter.hoist` recipe stands for, made again for the version of ``numbers``."""
+    kind = recipe[0]
+    if kind == "numbers":
+        return getattr(numbers.params, recipe[1])
+    if kind == "of":
+        return numbers.relied[recipe[1]]
+    if kind == "member":
+        return module_globals[recipe[1]].__members__[recipe[2]]
+    if kind == "const":
+        return CONSTANT_MAKERS[recipe[1]](*recipe[2], **dict(recipe[3]))
+    if kind == "record" and (maker := record_maker(module_globals[recipe[1]])) is not None:
+        return maker
+    raise ValueError(f"not a recipe: {recipe!r}")
+
+
 class Compiler:
-    """Compiles one version's calculator and everything it calls (see the module's docstring)."""
+    """Compiles one version's calculator and everything it calls (see the module's docstring).
+
+    :meth:`run` generates the code of each module (a :class:`Step`) and runs it; :meth:`replay` runs steps that an
+    earlier :meth:`run` generated (read from a store), linked exactly as :meth:`run` links them."""
 
     def __init__(self, version: Version, catalogue: Catalogue) -> None:
         if version.calculator is None:
@@ -829,6 +944,9 @@ class Compiler:
         self.trees: list[tuple[str, ast.Module]] = []
         self.left: Counter[str] = Counter()
         self.kit_namespace: dict[str, Any] = {}
+        self.steps: list[Step] = []  # the steps run, in order
+        self.fused_code: types.CodeType | None = None  # the fused kernel's code (see :meth:`fuse`)
+        self.stored: Iterator[Step] | None = None  # when replaying: the steps to run instead of generating them
 
     @staticmethod
     def _kit_rules() -> list[str]:
@@ -852,6 +970,21 @@ class Compiler:
             raise CompileError(f"calculator {self.calculator.__name__} has no calculate function")
         form = CompiledForm(self.version.id, calculate, self.ctx, self.trees, self.left)
         form.fused = self.fuse(module)
+        return form
+
+    def replay(self, steps: list[Step], fused: types.CodeType | None) -> CompiledForm:
+        """The form :meth:`run` made when it generated ``steps`` and the fused kernel's code ``fused``: the same
+        code, run in the same namespaces, without a tree. :class:`ValueError` when the steps do not fit the
+        calculator's modules as they are now (the caller then runs :meth:`run` on a new compiler)."""
+        self.stored = iter(steps)
+        self._compile_kit()
+        module = self._compile_module(self.calculator)
+        calculate = getattr(module, "calculate", None)
+        if not isinstance(calculate, types.FunctionType) or next(self.stored, None) is not None:
+            raise ValueError("the stored steps do not fit the calculator")
+        form = CompiledForm(self.version.id, calculate, self.ctx, [], self.left)
+        if fused is not None:
+            form.fused = self._define_kernel(module, fused)
         return form
 
     def fuse(self, module: types.ModuleType) -> types.FunctionType | None:
@@ -898,42 +1031,43 @@ class Compiler:
         kernel.body = [*preamble, ast.Try(body=body, handlers=[handler], orelse=[], finalbody=[])]
         ast.copy_location(kernel, calculate)
         fused = ast.fix_missing_locations(ast.Module(body=[kernel], type_ignores=[]))
-        namespace = vars(module)
-        namespace["_k_MissingFact"] = MissingFact
         filename = inspect.getsourcefile(self.calculator) or f"<{module.__name__}>"
         code = compile(fused, filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+        function = self._define_kernel(module, code)
+        self.trees.append(("the kernel: calculate fused with the engine's call", fused))
+        return function
+
+    def _define_kernel(self, module: types.ModuleType, code: types.CodeType) -> types.FunctionType:
+        """Runs the fused kernel's code in the compiled module's namespace: the function it defines."""
+        namespace = vars(module)
+        namespace["_k_MissingFact"] = MissingFact
         scratch: dict[str, Any] = {}
         exec(code, namespace, scratch)  # noqa: S102 - defines ``kernel`` only
-        function = scratch["kernel"]
-        assert isinstance(function, types.FunctionType)
-        self.trees.append(("the kernel: calculate fused with the engine's call", fused))
+        function = scratch.get("kernel")
+        if not isinstance(function, types.FunctionType) or len(scratch) != 1:
+            raise ValueError("the fused kernel's code defines something else")
+        self.fused_code = code
         return function
 
     def _compile_kit(self) -> None:
         """``Ctx.m(self, …)`` → ``_kit_m(ctx, …)``, rewritten like any calculator function."""
-        functions: list[ast.stmt] = []
-        sources = []
-        for method in sorted(self.numbers.kit_functions):
-            lines, first = inspect.getsourcelines(getattr(kit.Ctx, method))
-            sources.append(textwrap.dedent("".join(lines)))
-            item = ast.parse(sources[-1]).body[0]
-            ast.increment_lineno(item, first - 1)  # a traceback points at the method in kit.py
-            if isinstance(item, ast.FunctionDef):
-                if any(isinstance(n, ast.Name) and n.id == CTX for n in ast.walk(item)):
-                    raise CompileError(f"kit.Ctx.{item.name} uses the name {CTX}")
-                for n in ast.walk(item):
-                    if isinstance(n, ast.Name) and n.id == "self":
-                        n.id = CTX
-                    elif isinstance(n, ast.arg) and n.arg == "self":
-                        n.arg = CTX
-                item.name = f"_kit_{item.name}"
-                item.decorator_list = []
-                functions.append(item)
         namespace = {name: _lift(value) for name, value in vars(kit).items()}
-        self._exec(functions, namespace, kit, "kit.Ctx rules", "\n".join(sources))
+        title = "kit.Ctx rules"
+        step = self._stored(title, kit) if self.stored is not None else self._generate(*self._kit_methods(), kit, title)
+        self.execute(step, namespace, kit)
         self.kit_namespace = {name: namespace[f"_kit_{name}"] for name in self.numbers.kit_functions}
         for name, function in self.kit_namespace.items():  # the kit rules may call one another
             namespace[f"_kit_{name}"] = function
+
+    def _kit_methods(self) -> tuple[list[ast.stmt], str]:
+        """The kit's rule methods as functions of ``ctx`` named ``_kit_m`` (not rewritten yet), and their source."""
+        names = tuple(sorted(self.numbers.kit_functions))
+        found = _KIT.get(names)
+        if found is None:
+            functions, source = _kit_functions(names)
+            found = _KIT[names] = pickle.dumps(functions, protocol=pickle.HIGHEST_PROTOCOL), source
+        functions = pickle.loads(found[0])  # noqa: S301 - pickled by this process, just above
+        return functions, found[1]
 
     def _compile_module(self, module: types.ModuleType) -> types.ModuleType:
         name = module.__name__
@@ -944,26 +1078,19 @@ class Compiler:
         self.in_progress.add(name)
         for used in _uses(module):
             self._compile_module(used)
-        try:
-            source = inspect.getsource(module)
-        except (OSError, TypeError) as exc:
-            raise CompileError(f"no source for {name}: {exc}") from exc
-        tree = ast.parse(source)
-        functions: list[ast.stmt] = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-        if any(isinstance(n, ast.AsyncFunctionDef) for n in tree.body):
-            raise CompileError(f"{name} defines an async function")
+        title = f"{name} for {self.version.id}"
+        step = self._stored(title, module) if self.stored is not None else self._generate_module(module, title)
         compiled = types.ModuleType(name, module.__doc__)
         namespace = compiled.__dict__
         for key, value in vars(module).items():
             if key not in ("__dict__", "__doc__", "__name__"):
                 namespace[key] = _lift(_swap(value, self.compiled))
         namespace.update({f"_kit_{n}": f for n, f in self.kit_namespace.items()})
-        self._exec(functions, namespace, module, f"{name} for {self.version.id}", source)
-        for node in functions:
-            assert isinstance(node, ast.FunctionDef)
-            original = vars(module).get(node.name)
+        self.execute(step, namespace, module)
+        for function in step.names:
+            original = vars(module).get(function)
             if original is not None:
-                self.compiled[id(original)] = namespace[node.name]
+                self.compiled[id(original)] = namespace[function]
                 self.keep_alive.append(original)
         self.compiled[id(module)] = compiled
         self.keep_alive.append(module)
@@ -973,23 +1100,49 @@ class Compiler:
         self.modules[name] = compiled
         return compiled
 
-    def _exec(
-        self, functions: list[ast.stmt], namespace: dict[str, Any], module: types.ModuleType, title: str, source: str
-    ) -> None:
+    def _generate_module(self, module: types.ModuleType, title: str) -> Step:
+        try:
+            source = inspect.getsource(module)
+        except (OSError, TypeError) as exc:
+            raise CompileError(f"no source for {module.__name__}: {exc}") from exc
+        tree = parsed(source)
+        if any(isinstance(n, ast.AsyncFunctionDef) for n in tree.body):
+            raise CompileError(f"{module.__name__} defines an async function")
+        return self._generate([n for n in tree.body if isinstance(n, ast.FunctionDef)], source, module, title)
+
+    def _generate(self, functions: list[ast.stmt], source: str, module: types.ModuleType, title: str) -> Step:
+        """The functions rewritten for the version and compiled (not run yet)."""
         rewriter = Rewriter(self.numbers, vars(module), source)
         body = [rewriter.visit(f) for f in functions]
-        for hoisted, value in rewriter.hoisted.items():
-            if namespace.get(hoisted, value) is not value:
-                raise CompileError(f"{module.__name__} already has a global {hoisted}")
-            namespace[hoisted] = value
         tree = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
-        self.left.update(rewriter.left)
-        self.left = +self.left  # drops the zero counts
         # Compiled under the original file's name: a traceback points at the rule as it is written.
         filename = inspect.getsourcefile(module) or f"<{module.__name__}>"
         code = compile(tree, filename, "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
-        exec(code, namespace)  # noqa: S102 - the calculator's own functions, rewritten: see the docstring
-        self.trees.append((title, tree))
+        names = tuple(f.name for f in body if isinstance(f, ast.FunctionDef))
+        left = tuple(rewriter.left.items())
+        return Step(title, module.__name__, names, code, tuple(rewriter.recipes.items()), left, tree)
+
+    def _stored(self, title: str, module: types.ModuleType) -> Step:
+        """The next stored step, which must be ``module``'s (else :class:`ValueError`)."""
+        assert self.stored is not None
+        step = next(self.stored, None)
+        if step is None or step.title != title or step.module != module.__name__:
+            raise ValueError(f"the stored steps do not fit the calculator at {title}")
+        return step
+
+    def execute(self, step: Step, namespace: dict[str, Any], module: types.ModuleType) -> None:
+        """Runs a step's code in ``namespace`` (its functions defined there), its globals bound first."""
+        for hoisted, recipe in step.recipes:
+            value = made(recipe, vars(module), self.numbers)
+            if namespace.get(hoisted, value) is not value:
+                raise CompileError(f"{module.__name__} already has a global {hoisted}")
+            namespace[hoisted] = value
+        self.left.update(dict(step.left))
+        self.left = +self.left  # drops the zero counts
+        exec(step.code, namespace)  # noqa: S102 - the calculator's own functions, rewritten: see the docstring
+        self.steps.append(step)
+        if step.tree is not None:
+            self.trees.append((step.title, step.tree))
 
 
 def rewrite_source(
@@ -1020,19 +1173,57 @@ def _fingerprint(version: Version, catalogue: Catalogue) -> tuple[Any, ...]:
     return calculator, version.id, version.citation, version.scheme, numbers(version), relied
 
 
-def compile_version(version: Version, catalogue: Catalogue) -> CompiledForm:
-    """The compiled calculator of ``version`` (:class:`CompileError` when its style is not handled)."""
+def compile_version(version: Version, catalogue: Catalogue, store: FormStore | None = None) -> CompiledForm:
+    """The compiled calculator of ``version`` (:class:`CompileError` when its style is not handled); with a
+    ``store``, the code generated by an earlier process for the same sources and numbers is run instead of being
+    generated again (a form read so has no trees; asked without a store, the form is generated with them)."""
     if version.calculator is None:
         raise CompileError(f"{version.id} has no calculator")
     key = _fingerprint(version, catalogue)
     found = _FORMS.get(key)
-    if found is None:
-        found = Compiler(version, catalogue).run()
+    if found is None or not (found.trees or store is not None):
+        found = _made(version, catalogue, store)
         if len(_FORMS) >= _FORMS_LIMIT:
             _FORMS.clear()
         _FORMS[key] = found
     ctx = Lean(version, {ref: catalogue.versions[ref] for ref in version.relies_on})
     return CompiledForm(found.version_id, found.calculate, ctx, found.trees, found.left, found.fused)
+
+
+def form_key(compiler: Compiler) -> str | None:
+    """The key of a compiled form in a store (see :mod:`legislation.fast.stored`): the sources, the Python, and
+    every number the rewriter may fold in — the version's and its relied versions', at each scale."""
+    numbers = compiler.numbers
+    version = numbers.version
+
+    def scales(params: Params) -> tuple[Any, ...]:
+        return tuple((scale, tuple(sorted(getattr(params, scale).items()))) for scale in sorted(SCALES))
+
+    relied = tuple((vid, scales(params)) for vid, params in sorted(numbers.relied.items()))
+    made_of = (version.calculator, version.id, version.citation, numbers.scheme, scales(numbers.params), relied)
+    return key_of((*made_of, tuple(sorted(numbers.kit_functions))))
+
+
+def _made(version: Version, catalogue: Catalogue, store: FormStore | None) -> CompiledForm:
+    """The form read from ``store`` when it holds it for these sources and numbers; else generated (and stored)."""
+    compiler = Compiler(version, catalogue)
+    key = form_key(compiler) if store is not None else None
+    if store is None or key is None:
+        return compiler.run()
+    slot = slot_of(version.id)
+    payload = unpack(store.load(slot), key)
+    if payload is not None:
+        try:
+            return compiler.replay([Step.unpacked(item) for item in payload[0]], payload[1])
+        except Exception:  # noqa: BLE001 - an entry that does not run as it was made is a miss: generated again
+            compiler = Compiler(version, catalogue)  # the failed replay left the first one half linked
+    form = compiler.run()
+    try:
+        data = pack(key, (tuple(step.packed() for step in compiler.steps), compiler.fused_code))
+    except ValueError:  # a constant marshal cannot write: the form is not stored
+        return form
+    store.save(slot, data)
+    return form
 
 
 def kernel_of(form: CompiledForm) -> Kernel:
@@ -1055,9 +1246,9 @@ def kernel_of(form: CompiledForm) -> Kernel:
     return wrapper
 
 
-def compiled_kernel(version: Version, catalogue: Catalogue) -> Kernel:
+def compiled_kernel(version: Version, catalogue: Catalogue, store: FormStore | None = None) -> Kernel:
     """Like :func:`legislation.fast.engine.lean_kernel`, from the calculator's compiled form."""
-    return kernel_of(compile_version(version, catalogue))
+    return kernel_of(compile_version(version, catalogue, store))
 
 
 def _forms(catalogue: Catalogue, ids: list[str]) -> Iterator[CompiledForm]:

@@ -3,7 +3,8 @@
 There is no second copy of any rule here. Each version's calculator — the one the explained path runs — is
 run in the :class:`~legislation.calculators.kit.Lean` context, which records nothing and returns an outcome
 tuple, in its **compiled** form: the same source rewritten with the version's numbers by
-:mod:`legislation.fast.compile` (generated at start-up, never written by hand; a calculator the compiler does
+:mod:`legislation.fast.compile` (generated at start-up, or read from a store of what an earlier process generated
+from the same sources and numbers; never written by hand; a calculator the compiler does
 not handle runs as written, reported in :attr:`Engine.compiled_forms` and :attr:`Engine.compile_errors`).
 The clause and keep rules are :mod:`legislation.resolver`'s own (:func:`clause_opens`, :func:`keep`,
 :func:`outcome_status`). What the engine adds is only speed: the versions' start days (bisect, then a
@@ -23,6 +24,7 @@ from legislation.calculators import get_calculator
 from legislation.calculators.kit import Lean, Outcome
 from legislation.enums import Acquisition, DecisiveEvent, KeepMode, Role, Scheme
 from legislation.errors import MissingFact
+from legislation.fast.stored import FormStore
 from legislation.resolver import (
     ENDED,
     KEPT_NOT_ON_FILE,
@@ -150,14 +152,16 @@ class SchemePlan:
 class Engine:
     """The catalogue ready for rows. ``outcomes(row)`` gives one :data:`Outcome` per scheme of the row."""
 
-    def __init__(self, catalogue: Catalogue) -> None:
+    def __init__(self, catalogue: Catalogue, store: FormStore | None = None) -> None:
+        """``store``: where compiled forms are kept between processes (:mod:`legislation.fast.stored`); None:
+        each version's calculator is compiled in this process."""
         self.catalogue = catalogue
         # How each version's calculator runs: « compiled » (its source rewritten with the version's numbers,
         # legislation.fast.compile) or « lean » (as written, in the Lean context) when it does not compile.
         self.compiled_forms: dict[str, str] = {}
         self.compile_errors: dict[str, str] = {}
         plans = {
-            vid: VersionPlan(version=v, kernel=self._kernel(v, catalogue))
+            vid: VersionPlan(version=v, kernel=self._kernel(v, catalogue, store))
             for vid, v in catalogue.versions.items()
             if v.calculator is not None
         }
@@ -195,13 +199,13 @@ class Engine:
         )
         self.fallbacks = 0  # scheme-rows sent to the explained path: none since the calculators run lean
 
-    def _kernel(self, version: Version, catalogue: Catalogue) -> Kernel:
+    def _kernel(self, version: Version, catalogue: Catalogue, store: FormStore | None) -> Kernel:
         """The version's compiled kernel; its lean kernel when its calculator does not compile (reported)."""
         # Imported here, not at the top: ``python -m legislation.fast.compile`` must not find it imported.
         from legislation.fast import compile as compiler
 
         try:
-            kernel = compiler.compiled_kernel(version, catalogue)
+            kernel = compiler.compiled_kernel(version, catalogue, store)
         except Exception as exc:  # noqa: BLE001 - any failure of the compiler leaves the calculator as written
             self.compiled_forms[version.id] = "lean"
             self.compile_errors[version.id] = f"{type(exc).__name__}: {exc}"

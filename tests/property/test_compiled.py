@@ -128,7 +128,7 @@ def test_the_engine_runs_every_version_compiled() -> None:
 def test_a_calculator_that_does_not_compile_runs_lean_and_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     import legislation.fast.compile as compile_module
 
-    def refuse(version: Version, catalogue: object) -> Kernel:
+    def refuse(version: Version, catalogue: object, store: object = None) -> Kernel:
         raise CompileError("not handled")
 
     monkeypatch.setattr(compile_module, "compiled_kernel", refuse)

@@ -28,6 +28,7 @@ from api.http import examples
 from api.http.deps import CatalogueDep
 from api.http.problems import ProblemError, problem_type
 from api.http.public import cases as docs
+from api.kernel_cache import form_store
 from legislation import Catalogue
 from legislation.fast import Engine
 
@@ -60,7 +61,7 @@ class _Engines:
             if found is not None and found[0] is catalogue:
                 self._items.move_to_end(id(catalogue))
                 return found[1]
-            built = Engine(catalogue)
+            built = Engine(catalogue, form_store())
             engine = (built, Tables(catalogue, built))
             self._items[id(catalogue)] = (catalogue, engine)
             while len(self._items) > self._size:
