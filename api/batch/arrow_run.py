@@ -14,6 +14,7 @@ import contextlib
 import gc
 import json
 import multiprocessing
+import multiprocessing.util
 import os
 import tempfile
 from collections import deque
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from api.batch import learned
 from api.batch.arrow_read import convert, plain_lines, read_strings, split_lines
 from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
@@ -91,9 +93,10 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
 
             catalogue = load_catalogue(settings.versions_dir)
         engine = Engine(catalogue, form_store())
-        _STATE.update(
-            catalogue=catalogue, engine=engine, columnar=Columnar(catalogue, engine), tables=Tables(catalogue, engine)
-        )
+        columnar = Columnar(catalogue, engine)
+        if settings.engine == "columnar":
+            learned.load(columnar, catalogue)  # the paths earlier runs traced (forked workers inherit them)
+        _STATE.update(catalogue=catalogue, engine=engine, columnar=columnar, tables=Tables(catalogue, engine))
     names = [n for n in settings.header if n != settings.expect]
     _STATE["plan"] = CsvPlan(list(names)) if names else None  # JSON Lines: no header
     _STATE["settings"] = settings
@@ -422,11 +425,13 @@ def run_pieces(items: Iterator[tuple[str, int, Any]], workers: int, settings: Se
     """Each item's piece, in input order; in ``workers`` processes when more than one."""
     if workers == 1:
         yield from map(work, items)
+        if settings.engine == "columnar":
+            learned.save(_STATE["columnar"], _STATE["catalogue"])  # what was traced, for the next runs
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with (
         tempfile.TemporaryDirectory(prefix="vigueur-batch-") as spill,
-        context.Pool(workers, initializer=setup, initargs=(replace(settings, spill=spill),)) as pool,
+        context.Pool(workers, initializer=_worker, initargs=(replace(settings, spill=spill),)) as pool,
     ):
         pending: deque[Any] = deque()
         for item in items:
@@ -435,6 +440,18 @@ def run_pieces(items: Iterator[tuple[str, int, Any]], workers: int, settings: Se
                 yield _unspilled(pending.popleft().get())
         while pending:
             yield _unspilled(pending.popleft().get())
+        pool.close()
+        pool.join()  # the workers exit, each leaving the paths it traced in the spill directory (_worker)
+        if settings.engine == "columnar":
+            learned.save(_STATE["columnar"], _STATE["catalogue"], spill)  # the workers' traces, for the next runs
+
+
+def _worker(settings: Settings) -> None:
+    """A worker process's set-up; on its way out (the pool closed), the paths its traces found are written to the
+    run's spill directory, for the cache (:func:`api.batch.learned.save`)."""
+    setup(settings)
+    if settings.engine == "columnar" and settings.spill is not None:
+        multiprocessing.util.Finalize(None, learned.share, (_STATE["columnar"], settings.spill), exitpriority=10)
 
 
 def _spilled(item: tuple[str, int, Any]) -> Piece:

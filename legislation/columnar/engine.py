@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from legislation.calculators.kit import Outcome
 from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
-from legislation.columnar.recorded import Recording, Stale, replay
+from legislation.columnar.recorded import Recording, Stale, leaf_value, replay
 from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace, Unvectorisable
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
@@ -47,6 +47,7 @@ ROWS_PER_RECORDED_PATH = 512
 LEASE_CODE = tuple(Acquisition).index(Acquisition.LEASE)
 
 I64 = npt.NDArray[np.int64]
+RecordingKey = tuple[int, str, tuple[str, ...]]  # scheme's index, version id, the facts given (sorted)
 
 
 class Numbering:
@@ -157,8 +158,41 @@ class Columnar:
         # chunk or call replays it instead of tracing (False: every chunk traced afresh)
         self.record = True
         self.rows_per_recorded_path = ROWS_PER_RECORDED_PATH  # 0: always replayed (the tests)
-        self._recordings: dict[tuple[int, str, tuple[str, ...]], Recording] = {}
+        self._recordings: dict[RecordingKey, Recording] = {}
         self._lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}  # the lifted functions' results
+
+    def take_learned(self) -> dict[RecordingKey, tuple[frozenset[str], dict[str, Any], dict[Any, Any]]]:
+        """What the traces found since the last call, per recording (scheme, version, facts given): its facts read
+        plainly, its new paths (plain data: decisions, outcome, amount's key) and its lifted functions — for another
+        :class:`Columnar` of the same catalogue (:meth:`learn`): another process of a batch, a later run."""
+        found = {}
+        for key, recording in self._recordings.items():
+            fresh = recording.take_fresh()
+            if fresh is not None:
+                found[key] = (recording.concrete, fresh, dict(recording.lifts))
+        return found
+
+    def recordings(self) -> dict[RecordingKey, dict[str, Any]]:
+        """Every recording as plain data (:meth:`Recording.state`), to be given to :meth:`restore` later."""
+        return {key: recording.state() for key, recording in self._recordings.items() if recording.leaves}
+
+    def restore(self, states: Mapping[RecordingKey, Mapping[str, Any]]) -> None:
+        """Recordings of :meth:`recordings` (another process, an earlier run: the same catalogue and code), in place
+        of any this engine has. Raises ValueError for one that does not fit together (none is then restored)."""
+        restored = {key: Recording.from_state(state) for key, state in states.items()}
+        self._recordings.update(restored)
+
+    def learn(self, learned: Mapping[RecordingKey, tuple[frozenset[str], Mapping[str, Any], dict[Any, Any]]]) -> None:
+        """Paths found by another :class:`Columnar` of the same catalogue (:meth:`take_learned`), replayed from now
+        on as if traced here. The calculators are deterministic: a path is the same whoever traced it."""
+        for key, (concrete, paths, lifts) in learned.items():  # paths: Recording.take_fresh's
+            recording = self._recordings.get(key)
+            if recording is None:
+                recording = self._recordings[key] = Recording(frozenset(concrete))
+            if recording.concrete != concrete:
+                continue
+            recording.lifts.update(lifts)
+            recording.learn(paths)
 
     def compute(self, columns: Mapping[str, Any], schemes: tuple[Scheme, ...] = ALL_SCHEMES) -> ColumnarResult:
         """See :func:`compute`."""
@@ -351,7 +385,7 @@ class Columnar:
         if few:  # fewer recorded paths than one per rows_per_recorded_path rows: traced
             size = len(range(len(day))[rows]) if isinstance(rows, slice) else len(rows)
             few = recording.leaves * self.rows_per_recorded_path < size  # type: ignore[union-attr]
-        if recording is None or recording.root is None or few:
+        if recording is None or not recording.leaves or few:
             self._explore(result, s, plan, facts, day, rows, key, recording)
             return
         everything = isinstance(rows, slice) and rows.start == 0 and (rows.stop or 0) >= len(day)
@@ -362,13 +396,14 @@ class Columnar:
         evaluator.concrete = set(recording.concrete)
         evaluator.lift_memo = self._lift_memo
         try:
-            leaves, unknown = replay(recording, evaluator)
+            leaf = replay(recording, evaluator)
+            unknown = np.flatnonzero(leaf < 0)
+            if len(unknown) < len(leaf):
+                self._assemble_replayed(result, s, plan, leaf, evaluator, recording, rows, everything)
         except (Stale, Unvectorisable):
             self._explore(result, s, plan, facts, day, rows, key, recording)
             return
-        if leaves:
-            self._assemble_indexed(result, s, plan, leaves, rows, everything, len(chunk_day))
-            result.replayed += len(chunk_day) - len(unknown)
+        result.replayed += len(chunk_day) - len(unknown)
         if len(unknown):  # rows that reach a decision side no earlier chunk took: traced (and recorded)
             positions = np.arange(len(day))[rows] if isinstance(rows, slice) else rows
             fresh = positions[np.sort(unknown)]
@@ -426,43 +461,22 @@ class Columnar:
                 recording.add(trace)
         self._assemble(result, s, plan, leaves, rows, everything)
 
-    def _assemble_indexed(
+    def _assemble_replayed(
         self,
         result: ColumnarResult,
         s: int,
         plan: VersionPlan,
-        leaves: list[tuple[Any, Any]],
+        leaf: npt.NDArray[np.int32],
+        trace: Trace,
+        recording: Recording,
         rows: Any,
         everything: bool,
-        size: int,
     ) -> None:
-        """Each replayed leaf's outcome (its rows as indices in the chunk) into the result's arrays."""
-        leaf = np.zeros(size, dtype=np.int32)
-        amount = np.zeros(size, dtype=np.int64)
-        tables = np.zeros((6, len(leaves)), dtype=np.int64)  # status, known, eligible, version, kept, paragraph
-        fallback = np.zeros(len(leaves), dtype=np.bool_)
-        for j, (where, outcome) in enumerate(leaves):
-            if j:
-                leaf[where] = j
-            if isinstance(outcome, Fallback):
-                fallback[j] = True
-                result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += len(where)
-                continue
-            _, status, value, eligible, vid, paragraph, kept = outcome
-            if value is not None and not isinstance(value, int):
-                amount[where] = value.value[where]
-            elif value:
-                amount[where] = value
-            tables[:, j] = (
-                _STATUS[status],
-                value is not None,
-                -1 if eligible is None else int(eligible),
-                self._version_index[vid] if vid is not None else -1,
-                self._version_index[kept] if kept is not None else -1,
-                self._paragraphs.number(paragraph),
-            )
+        """Each replayed row's leaf outcome into the result's arrays (a row no leaf decides, -1, is written with the
+        first leaf's values and traced after: its outcome overwrites them)."""
+        codes, fallback, values = self._leaf_tables(recording)
+        where = np.maximum(leaf, 0)
         target_rows: Any = slice(None) if everything else rows
-        result.amount[s, target_rows] = amount
         targets: tuple[np.ndarray[Any, Any], ...] = (
             result.status,
             result.amount_known,
@@ -471,13 +485,74 @@ class Columnar:
             result.kept,
             result.paragraph,
         )
-        for target, table in zip(targets, tables, strict=True):
+        for target, table in zip(targets, codes[:6], strict=True):
             if (table == table[0]).all():
                 target[s, target_rows] = table[0]
             else:
-                target[s, target_rows] = np.take(table.astype(target.dtype), leaf)
+                target[s, target_rows] = np.take(table.astype(target.dtype), where)
+        amount = np.take(codes[6], where)
+        if values:
+            slot = np.take(codes[7], where)
+            for k, j in enumerate(values, start=1):
+                at = slot == k
+                if at.any():
+                    found = leaf_value(recording, j, trace)
+                    amount[at] = found[at]
+        result.amount[s, target_rows] = amount
         if fallback.any():
-            result.fallback[s, target_rows] = fallback[leaf]
+            fell = fallback[where] & (leaf >= 0)
+            if fell.any():
+                result.fallback[s, target_rows] = fell
+                counts = np.bincount(leaf[fell], minlength=len(recording.leaf_list))
+                for j in np.flatnonzero(counts).tolist():
+                    reason = recording.leaf_list[j].outcome.reason
+                    result.fallback_reasons[f"{plan.vid}: {reason}"] += int(counts[j])
+
+    def _leaf_tables(self, recording: Recording) -> tuple[I64, npt.NDArray[np.bool_], list[int]]:
+        """Per leaf of the recording: status, known, eligible, version, kept, paragraph, its amount when a number,
+        and the slot of its amount's expression (0: a number); which leaves fall back; the leaf of each slot (1, 2…).
+        Kept with the recording, extended as it grows."""
+        extra = recording.extra
+        if "columns" not in extra:
+            extra.update(columns=[], fallback=[], slots={}, values=[], arrays=None)
+        columns, fallback, slots, values = extra["columns"], extra["fallback"], extra["slots"], extra["values"]
+        leaves = recording.leaf_list
+        if len(columns) == len(leaves) and extra["arrays"] is not None:
+            return extra["arrays"]  # type: ignore[no-any-return]
+        for j in range(len(columns), len(leaves)):
+            found = leaves[j]
+            outcome = found.outcome
+            if isinstance(outcome, Fallback):
+                fallback.append(True)
+                columns.append((0, 0, 0, 0, 0, 0, 0, 0))
+                continue
+            fallback.append(False)
+            _, status, value, eligible, vid, paragraph, kept = outcome
+            slot = 0
+            if found.value is not None:
+                slot = slots.get(found.value, 0)
+                if not slot:
+                    values.append(j)
+                    slot = slots[found.value] = len(values)
+            columns.append(
+                (
+                    _STATUS[status],
+                    value is not None,
+                    -1 if eligible is None else int(eligible),
+                    self._version_index[vid] if vid is not None else -1,
+                    self._version_index[kept] if kept is not None else -1,
+                    self._paragraphs.number(paragraph),
+                    value if isinstance(value, int) else 0,
+                    slot,
+                )
+            )
+        arrays = (
+            np.array(columns, dtype=np.int64).reshape(-1, 8).T.copy(),
+            np.array(fallback, dtype=np.bool_),
+            list(values),
+        )
+        extra["arrays"] = arrays
+        return arrays
 
     def _assemble(
         self,

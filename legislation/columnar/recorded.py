@@ -16,7 +16,7 @@ the recording). The replay is exact because it is the trace's own evaluation min
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -31,6 +31,16 @@ Index = npt.NDArray[np.intp]
 LEAF_LIMIT = 20_000  # leaves kept per recording (a version whose rows take more paths records no more)
 
 
+# Transitions are keyed ``state * _SHIFT + code + _OFFSET``: a decision's code for a row is a number (a truth 0/1, a
+# fact missing 0 / given 1, the place of an enum's member among the labels the tree holds, a plain value itself).
+_OFFSET = 1 << 32
+_SHIFT = 1 << 33
+_LOW, _HIGH = -_OFFSET + 2, _OFFSET - 2  # the codes a transition may have
+_NONE = -_OFFSET + 1  # a plain fact not given
+_BAD = _OFFSET - 1  # a row's code no transition has (a value out of range, a decision this chunk cannot compute)
+UNKNOWN = 0  # the state of a row that reaches a decision side no earlier chunk took (absorbing)
+
+
 @dataclass(slots=True)
 class Leaf:
     outcome: Any  # the calculator's outcome tuple, or a Fallback
@@ -38,151 +48,285 @@ class Leaf:
 
 
 @dataclass(slots=True)
-class Node:
-    # what the decision computes: ("bool", key), ("member" | "null" | "plain", fact), ("int", key)
-    recipe: tuple[str, Any]
-    children: dict[Any, Node | Leaf] = field(default_factory=dict)  # by the label taken (True/False, a member…)
-
-
-@dataclass(slots=True)
 class Recording:
-    """One version's decision tree over chunks with the same columns (the facts given, read plainly or not)."""
+    """One version's decision tree over chunks with the same columns (the facts given, read plainly or not).
+
+    The tree is kept as transitions between numbered *states* — :data:`UNKNOWN`, then each decision (node) and leaf
+    in the order they were added, the root first — so that :func:`replay` walks every row of a chunk at once (one
+    gather per level of the tree), and so that it is plain data (:meth:`state` / :meth:`from_state`)."""
 
     concrete: frozenset[str]
-    root: Node | Leaf | None = None
     lifts: dict[Any, tuple[Callable[..., Any], tuple[tuple[str, Any], ...]]] = field(default_factory=dict)
-    leaves: int = 0
+    leaf_list: list[Leaf] = field(default_factory=list)  # in the order added (a leaf's number)
+    recipes: dict[tuple[str, Any], int] = field(default_factory=dict)  # each decision's recipe, numbered
+    recipe_list: list[tuple[str, Any]] = field(default_factory=list)
+    recipe_of: list[int] = field(default_factory=lambda: [-1])  # per state (-1: a leaf, or UNKNOWN)
+    leaf_of: list[int] = field(default_factory=lambda: [-1])  # per state: its leaf's number (-1: a node, UNKNOWN)
+    keys: list[int] = field(default_factory=lambda: [UNKNOWN * _SHIFT + _OFFSET])  # transitions (code 0 …
+    targets: list[int] = field(default_factory=lambda: [UNKNOWN])  # … of a leaf or UNKNOWN: itself)
+    members: dict[int, dict[Any, int]] = field(default_factory=dict)  # per member recipe: its labels' codes
+    depth: int = 0
+    arrays: tuple[Any, ...] = ()  # the transitions as sorted arrays, for as many states as they were built for
+    extra: dict[str, Any] = field(default_factory=dict)  # what a caller derives from the leaves, kept with them
+    fresh: list[tuple[Any, Any, Any]] = field(default_factory=list)  # paths traced since :meth:`take_fresh`
+    transitions: dict[int, int] | None = None  # key → target, built when a path is first added
+
+    @property
+    def leaves(self) -> int:
+        return len(self.leaf_list)
 
     def add(self, trace: Trace) -> None:
-        """What ``trace`` explored: each path run (its decisions and leaf) that is not known yet."""
+        """What ``trace`` explored: each path run (its decisions and leaf) that is not known yet (and kept in
+        ``fresh`` for :meth:`take_fresh`)."""
         self.lifts.update(trace.lifts)
+        recipe = self._recipe
         for steps, outcome in trace.records:
             if self.leaves >= LEAF_LIMIT:
                 return
-            self._insert(steps, _leaf(outcome))
+            leaf = _leaf(outcome)
+            numbered = tuple((recipe(r), label) for r, label in steps)
+            if self._insert(numbered, leaf):
+                self.fresh.append((numbered, leaf.outcome, leaf.value))
 
-    def _insert(self, steps: tuple[tuple[Any, Any], ...], leaf: Leaf) -> None:
-        if self.root is None:
-            self.root = _chain(steps, leaf)
-            self.leaves += 1
-            return
-        node = self.root
-        for k, (recipe, label) in enumerate(steps):
-            if not isinstance(node, Node) or node.recipe != recipe:
-                return  # not the same decisions (never expected: the function is deterministic): not recorded
-            child = node.children.get(label)
-            if child is None:
-                node.children[label] = _chain(steps[k + 1 :], leaf)
-                self.leaves += 1
+    def take_fresh(self) -> dict[str, Any] | None:
+        """The paths added by traces since the last call (None: none), as plain data: the recipes (``recipes``),
+        the amounts' expressions (``values``) and each path as (decisions: (recipe's number, label taken)…, outcome,
+        its amount's number in ``values`` or -1) — what :meth:`learn` reads."""
+        fresh, self.fresh = self.fresh, []
+        if not fresh:
+            return None
+        values: dict[Any, int] = {}
+        paths = [
+            (steps, outcome, -1 if value is None else values.setdefault(value, len(values)))
+            for steps, outcome, value in fresh
+        ]
+        return {"recipes": list(self.recipe_list), "values": list(values), "paths": paths}
+
+    def learn(self, learned: Mapping[str, Any]) -> None:
+        """Paths another recording of the same function and columns found (:meth:`take_fresh`), added as known."""
+        local = [self._recipe(r) for r in learned["recipes"]]
+        values = learned["values"]
+        for steps, outcome, value in learned["paths"]:
+            if self.leaves >= LEAF_LIMIT:
                 return
-            node = child
+            numbered = tuple((local[r], label) for r, label in steps)
+            self._insert(numbered, Leaf(outcome, None if value < 0 else values[value]))
+
+    def _recipe(self, recipe: tuple[str, Any]) -> int:
+        found = self.recipes.get(recipe)
+        if found is None:
+            found = self.recipes[recipe] = len(self.recipe_list)
+            self.recipe_list.append(recipe)
+        return found
+
+    def _insert(self, steps: tuple[tuple[int, Any], ...], leaf: Leaf) -> bool:
+        """Add a path, its decisions by their recipes' numbers (False: known already, or not recordable — never
+        expected: the function is deterministic)."""
+        transitions = self.transitions
+        if transitions is None:
+            transitions = self.transitions = dict(zip(self.keys, self.targets, strict=True))
+        self.depth = max(self.depth, len(steps))
+        if len(self.recipe_of) == 1:  # no root yet
+            return self._chain(-1, 0, steps, leaf)
+        state = 1
+        for k, (r, label) in enumerate(steps):
+            if self.recipe_of[state] != r:
+                return False
+            code = self._code(r, label)
+            if code is None:
+                return False  # a value out of range: its rows are traced each time
+            child = transitions.get(state * _SHIFT + code + _OFFSET)
+            if child is None:
+                return self._chain(state, code, steps[k + 1 :], leaf)
+            state = child
+        return False
+
+    def _chain(self, parent: int, code: int, steps: tuple[tuple[int, Any], ...], leaf: Leaf) -> bool:
+        """New states for ``steps`` and ``leaf``, linked from ``parent`` by ``code`` (-1: the root)."""
+        for r, label in steps:
+            state = len(self.recipe_of)
+            self.recipe_of.append(r)
+            self.leaf_of.append(-1)
+            if parent >= 0:
+                self._link(parent, code, state)
+            found = self._code(r, label)
+            if found is None:
+                return False  # a value out of range (the nodes made are reached by no row)
+            parent, code = state, found
+        state = len(self.recipe_of)
+        self.recipe_of.append(-1)
+        self.leaf_of.append(len(self.leaf_list))
+        self.leaf_list.append(leaf)
+        self._link(state, 0, state)  # a leaf stays where it is
+        if parent >= 0:
+            self._link(parent, code, state)
+        return True
+
+    def _link(self, state: int, code: int, target: int) -> None:
+        key = state * _SHIFT + code + _OFFSET
+        self.keys.append(key)
+        self.targets.append(target)
+        assert self.transitions is not None
+        self.transitions[key] = target
+
+    def _code(self, r: int, label: Any) -> int | None:
+        kind = self.recipe_list[r][0]
+        if kind == "bool":
+            return 1 if label else 0
+        if kind == "null":
+            return 0 if label is None else 1
+        if kind == "member":
+            codes = self.members.setdefault(r, {})
+            return codes.setdefault(label, len(codes))
+        if label is None:
+            return _NONE
+        value = label.toordinal() if isinstance(label, date) else label
+        return int(value) if isinstance(value, int) and _LOW <= value <= _HIGH else None
+
+    def tables(self) -> tuple[Any, ...]:
+        """The transitions as arrays (sorted keys, their targets), each state's recipe (leaves and UNKNOWN: the
+        constant one, numbered ``len(recipes)``) and leaf: built again only when the tree has grown."""
+        if not self.arrays or self.arrays[0] != len(self.recipe_of):
+            keys = np.array(self.keys, dtype=np.int64)
+            order = np.argsort(keys)
+            recipe_of = np.array(self.recipe_of, dtype=np.intp)
+            recipe_of[recipe_of < 0] = len(self.recipes)
+            self.arrays = (
+                len(self.recipe_of),
+                keys[order],
+                np.array(self.targets, dtype=np.int64)[order],
+                recipe_of,
+                np.array(self.leaf_of, dtype=np.int32),
+            )
+        return self.arrays
+
+    def state(self) -> dict[str, Any]:
+        """The recording as plain data (numbers, lists, the recipes' keys, the leaves' outcomes)."""
+        return {
+            "concrete": self.concrete,
+            "lifts": dict(self.lifts),
+            "outcomes": [leaf.outcome for leaf in self.leaf_list],
+            "values": [leaf.value for leaf in self.leaf_list],
+            "recipes": list(self.recipe_list),
+            "recipe_of": np.array(self.recipe_of, dtype=np.int32),
+            "leaf_of": np.array(self.leaf_of, dtype=np.int32),
+            "keys": np.array(self.keys, dtype=np.int64),
+            "targets": np.array(self.targets, dtype=np.int32),
+            "members": {r: dict(codes) for r, codes in self.members.items()},
+            "depth": self.depth,
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> Recording:
+        """A recording from :meth:`state` (raises ValueError when its parts do not fit together)."""
+        recipes = [tuple(r) for r in state["recipes"]]
+        found = cls(
+            frozenset(state["concrete"]),
+            lifts=dict(state["lifts"]),
+            leaf_list=[Leaf(o, v) for o, v in zip(state["outcomes"], state["values"], strict=True)],
+            recipes={r: k for k, r in enumerate(recipes)},
+            recipe_list=recipes,
+            recipe_of=[int(x) for x in state["recipe_of"]],
+            leaf_of=[int(x) for x in state["leaf_of"]],
+            keys=[int(x) for x in state["keys"]],
+            targets=[int(x) for x in state["targets"]],
+            members={int(r): dict(codes) for r, codes in state["members"].items()},
+            depth=int(state["depth"]),
+        )
+        states = len(found.recipe_of)
+        if (
+            len(found.leaf_of) != states
+            or len(found.keys) != len(found.targets)
+            or len(found.recipes) != len(recipes)
+            or any(not -1 <= r < len(recipes) for r in found.recipe_of)
+            or any(not -1 <= j < found.leaves for j in found.leaf_of)
+            or any(not 0 <= t < states for t in found.targets)
+        ):
+            raise ValueError("a recording whose parts do not fit together")
+        return found
+
+
+AMOUNT_OF_COLUMNS = "amount of columns"  # in a leaf's outcome, for an amount computed from the columns
 
 
 def _leaf(outcome: Any) -> Leaf:
+    """A leaf of what a path returned: an amount computed from the columns is kept as its expression's key (not the
+    chunk's values: a recording outlives its chunks, and is written to files as plain data)."""
     if isinstance(outcome, tuple) and isinstance(outcome[2], Sym):
-        return Leaf(outcome, outcome[2].key)
+        return Leaf((*outcome[:2], AMOUNT_OF_COLUMNS, *outcome[3:]), outcome[2].key)
     return Leaf(outcome, None)
-
-
-def _chain(steps: tuple[tuple[Any, Any], ...], leaf: Leaf) -> Node | Leaf:
-    found: Node | Leaf = leaf
-    for recipe, label in reversed(steps):
-        found = Node(recipe, {label: found})
-    return found
 
 
 class Stale(Exception):
     """A recording that does not fit a chunk (a fact it reads is not a column there): the chunk is traced."""
 
 
-class Value:
-    """A leaf's amount over the chunk (what :func:`legislation.columnar.engine._amounts` reads as ``.value``)."""
+def _codes(recording: Recording, recipe: tuple[str, Any], trace: Trace) -> npt.NDArray[np.int64] | int:
+    """Each row's code for ``recipe`` over the trace's chunk (a number: the same for every row). A decision the
+    chunk cannot compute — a fact that is not a column here, an expression that could leave int64 — gives
+    :data:`_BAD`: the rows that reach it are traced again."""
+    kind, what = recipe
+    try:
+        if kind == "bool":
+            return _sym(trace, what, recording).value.astype(np.int64)
+        if kind == "null":
+            column = _column(trace, what)
+            return 1 if column.null is None else (~column.null).astype(np.int64)
+        if kind == "member":
+            column = _column(trace, what)
+            codes = recording.members.get(recording.recipes[recipe], {})
+            lookup = np.array(
+                [codes.get(None, _BAD), *(codes.get(m, _BAD) for m in column.members)], dtype=np.int64
+            )
+            found: npt.NDArray[np.int64] = lookup[column.values.astype(np.intp) + 1]
+            return found
+        if kind == "plain":
+            column = _column(trace, what)
+            values, null = column.values, column.null
+        else:
+            values, null = _sym(trace, what, recording).value, None
+    except (Stale, Unvectorisable):
+        return _BAD
+    values = values.astype(np.int64)
+    values = np.where((values < _LOW) | (values > _HIGH), _BAD, values)
+    if null is not None:
+        values[null] = _NONE
+    return values
 
-    __slots__ = ("value",)
 
-    def __init__(self, value: npt.NDArray[Any]) -> None:
-        self.value = value
-
-
-def replay(recording: Recording, trace: Trace) -> tuple[list[tuple[Index, Any]], Index]:
-    """The recorded tree over ``trace``'s chunk: each leaf's rows (indices in the chunk) and outcome (its amount a
-    :class:`Value`), and the rows no recorded path decides. Raises :class:`Stale` or
-    :class:`~legislation.columnar.symbolic.Unvectorisable` (an expression that could leave int64 on these rows)."""
-    root = recording.root
-    assert root is not None
-    leaves: list[tuple[Index, Any]] = []
-    unknown: list[Index] = []
-    stack: list[tuple[Node | Leaf, Index]] = [(root, np.arange(trace.size, dtype=np.intp))]
+def replay(recording: Recording, trace: Trace) -> npt.NDArray[np.int32]:
+    """The recorded tree over ``trace``'s chunk: each row's leaf (its number in ``recording.leaf_list``; -1: no
+    recorded path decides the row, the caller traces it)."""
+    count, keys, targets, recipe_of, leaf_of = recording.tables()
+    n = trace.size
+    width = len(recording.recipes) + 1
+    rows_at_once = max(1024, (1 << 21) // width)  # the codes of a slice of rows: 16 MB at most
+    state = np.empty(n, dtype=np.int64)
+    last = len(keys) - 1
     with np.errstate(all="ignore"):
-        while stack:
-            node, rows = stack.pop()
-            if isinstance(node, Leaf):
-                outcome = node.outcome
-                if node.value is not None:
-                    value = _sym(trace, node.value, recording)
-                    outcome = (*outcome[:2], Value(value.value), *outcome[3:])
-                leaves.append((rows, outcome))
-                continue
-            kind, what = node.recipe
-            children = node.children
-            if kind == "bool":
-                truth = _sym(trace, what, recording).value[rows]
-                held, other = children.get(True), children.get(False)
-                _push(stack, unknown, held, rows[truth])
-                _push(stack, unknown, other, rows[~truth])
-                continue
-            if kind == "null":
-                column = _column(trace, what)
-                if column.null is None:
-                    _push(stack, unknown, children.get(True), rows)
-                    continue
-                missing = column.null[rows]
-                _push(stack, unknown, children.get(None), rows[missing])
-                _push(stack, unknown, children.get(True), rows[~missing])
-                continue
-            taken = np.zeros(len(rows), dtype=np.bool_)
-            if kind == "member":
-                column = _column(trace, what)
-                codes = column.values[rows]
-                index = {m: c for c, m in enumerate(column.members)}
-                for label, child in children.items():
-                    where = codes == (-1 if label is None else index[label])
-                    taken |= where
-                    _push(stack, unknown, child, rows[where])
-            elif kind == "plain":
-                column = _column(trace, what)
-                values = column.values[rows]
-                null = column.null[rows] if column.null is not None else None
-                for label, child in children.items():
-                    if label is None:
-                        where = null if null is not None else np.zeros(len(rows), dtype=np.bool_)
-                    else:
-                        where = values == (label.toordinal() if isinstance(label, date) else label)
-                        if null is not None:
-                            where &= ~null
-                    taken |= where
-                    _push(stack, unknown, child, rows[where])
-            else:  # "int": a computed number read as a plain int
-                values = _sym(trace, what, recording).value[rows]
-                for label, child in children.items():
-                    where = values == label
-                    taken |= where
-                    _push(stack, unknown, child, rows[where])
-            if not taken.all():
-                unknown.append(rows[~taken])
-    rest = np.concatenate(unknown) if unknown else np.empty(0, dtype=np.intp)
-    return leaves, rest
+        codes = [_codes(recording, recipe, trace) for recipe in recording.recipe_list]
+        for start in range(0, n, rows_at_once):
+            stop = min(n, start + rows_at_once)
+            m = stop - start
+            matrix = np.zeros((width, m), dtype=np.int64)  # the last row: the leaves' constant code 0
+            for r, found in enumerate(codes):
+                matrix[r] = found if isinstance(found, int) else found[start:stop]
+            matrix += _OFFSET
+            flat = matrix.reshape(-1)
+            columns = np.arange(m, dtype=np.intp)
+            current = np.full(m, 1, dtype=np.int64)  # the root: the first state after UNKNOWN
+            for _ in range(recording.depth):
+                key = current * _SHIFT + flat[recipe_of[current] * m + columns]
+                at = np.minimum(np.searchsorted(keys, key), last)
+                current = np.where(keys[at] == key, targets[at], UNKNOWN)
+            state[start:stop] = current
+    leaf: npt.NDArray[np.int32] = leaf_of[state]
+    return leaf
 
 
-def _push(
-    stack: list[tuple[Node | Leaf, Index]], unknown: list[Index], child: Node | Leaf | None, rows: Index
-) -> None:
-    if not len(rows):
-        return
-    if child is None:
-        unknown.append(rows)
-    else:
-        stack.append((child, rows))
+def leaf_value(recording: Recording, j: int, trace: Trace) -> npt.NDArray[Any]:
+    """Leaf ``j``'s amount over the chunk (an expression of columns: computed by the trace's own operations)."""
+    return _sym(trace, recording.leaf_list[j].value, recording).value
 
 
 def _column(trace: Trace, name: str) -> Any:

@@ -491,7 +491,9 @@ class Trace:
         if len(columns) != 1 or columns[0].kind not in ("date", "int"):
             raise Unvectorisable(f"{getattr(function, '__name__', function)} of {len(columns)} columns")
         column = columns[0]
-        key = ("lift", id(function), tuple(_key(a) for a in args))
+        # the function by its qualified name (lifted helpers are module-level functions): a key is the same in every
+        # process, so that recorded paths can be kept between runs (api.batch.learned)
+        key = ("lift", f"{function.__module__}.{function.__qualname__}", tuple(_key(a) for a in args))
         found = self.cache.get(key)
         if found is not None:
             return found

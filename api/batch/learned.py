@@ -1,0 +1,206 @@
+"""What the columnar engine learnt — the paths its traces recorded — shared between the processes of a batch and
+kept between runs.
+
+:class:`legislation.columnar.Columnar` traces each version's calculator once per *path* its rows take (tens of
+microseconds of Python a path) and records the path; rows that take a recorded path are then computed by array
+operations alone (:mod:`legislation.columnar.recorded`). A mixed batch of every version has tens of thousands of
+paths, most of them met again in every block: without sharing, each worker process of ``vigueur batch`` traces them
+all itself, and every run would start again from nothing. Here:
+
+* a run reads the recordings kept by earlier runs of the same catalogue and code before its first block
+  (:func:`load`): worker processes, forked after, start with them;
+* as it exits, each worker writes the paths it traced to a file of the run's spill directory (:func:`share`); the
+  main process adds them to its recordings and writes them all to ``paths/<fingerprint>.paths`` of vigueur's cache
+  directory (:func:`api.kernel_cache.cache_dir`) for the next runs (:func:`save`).
+
+(Sharing paths between the workers during a run, block by block, was measured: writing and reading them cost more
+than tracing them again.)
+
+A path is plain data — the decisions (each a recipe and the label taken) and the outcome the calculator returned at
+its end — and the calculators are deterministic, so a path is the same whoever traced it. The fingerprint covers
+everything a path depends on: the source of the ``legislation`` package (the calculators, the kit, the resolver,
+the columnar engine), every version of the catalogue (its data and text), and the Python and numpy versions; a
+change to any of them is another directory. The cache only saves time: a file that cannot be read, is damaged or
+holds anything but plain data is skipped (the paths are traced again), never an error; the directory may be
+deleted at any time. ``VIGUEUR_CACHE_DIR=off`` turns it off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import legislation
+from api.kernel_cache import cache_dir
+from legislation.fast.compile import LIFTED
+
+PREFIX = "learned-"
+SUFFIX = ".paths"
+
+
+def fingerprint(catalogue: Any) -> str:
+    """A digest of what the recorded paths depend on (see the module's docstring)."""
+    digest = hashlib.sha256()
+    digest.update(f"{sys.version}|numpy {np.__version__}".encode())
+    root = Path(legislation.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    for vid in sorted(catalogue.versions):
+        digest.update(repr(catalogue.versions[vid]).encode())
+    digest.update(repr(sorted((str(k), repr(t.gaps)) for k, t in catalogue.timelines.items())).encode())
+    return digest.hexdigest()[:32]
+
+
+# -- plain data ------------------------------------------------------------------------------------------------
+
+
+def dumps(data: Any) -> bytes:
+    """Paths (:meth:`~legislation.columnar.Columnar.take_learned`) or recordings
+    (:meth:`~legislation.columnar.Columnar.recordings`) as bytes. An expression's key names a lifted calendar helper
+    by its qualified name, the same in every process; the lifts hold the helpers themselves (pickled by name)."""
+    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def loads(data: bytes) -> Any:
+    """What :func:`dumps` wrote (None: damaged, or holding anything but plain data, numpy arrays, the enums of
+    :mod:`legislation.enums`, dates, a fallback leaf and the lifted helpers)."""
+    collecting = gc.isenabled()
+    gc.disable()  # many small tuples, none in a cycle: the collector's passes over them would double the time
+    try:
+        return _Plain(io.BytesIO(data)).load()
+    except Exception:  # noqa: BLE001 - a damaged file is a miss, whatever the unpickling raised
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class _Plain(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _ALLOWED or module == "legislation.enums":
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+
+_ALLOWED = frozenset(
+    {
+        ("datetime", "date"),
+        ("legislation.columnar.symbolic", "Fallback"),
+        ("numpy.core.multiarray", "_reconstruct"),
+        ("numpy._core.multiarray", "_reconstruct"),
+        ("numpy", "ndarray"),
+        ("numpy", "dtype"),
+        ("numpy._core.numeric", "_frombuffer"),
+        ("numpy.core.numeric", "_frombuffer"),
+        *((f.__module__, f.__qualname__) for f in (c.__wrapped__ for c in LIFTED.values())),
+    }
+)
+
+
+# -- files -----------------------------------------------------------------------------------------------------
+
+
+def write(path: Path, data: Any) -> None:
+    """``data`` as the file ``path`` (written whole, then moved into place); nothing on error."""
+    temporary: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+        with os.fdopen(handle, "wb") as file:
+            file.write(dumps(data))
+        os.replace(temporary, path)
+        temporary = None
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        pass
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
+def read(path: Path) -> Any:
+    try:
+        return loads(path.read_bytes())
+    except OSError:
+        return None
+
+
+def _paused(function: Any) -> Any:
+    """``function`` with the cyclic collector paused (it makes many small objects, none in a cycle)."""
+
+    def call(*args: Any) -> Any:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return function(*args)
+        finally:
+            if collecting:
+                gc.enable()
+
+    call.__doc__ = function.__doc__
+    return call
+
+
+@_paused
+def load(columnar: Any, catalogue: Any) -> bool:
+    """The recordings earlier runs of this catalogue kept, into ``columnar`` (before the first block). False: none
+    (no cache, no file, or one that cannot be read: the paths are traced)."""
+    path = cache_file(catalogue)
+    states = read(path) if path is not None else None
+    if not isinstance(states, dict):
+        return False
+    try:
+        columnar.restore(states)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return False
+    return True
+
+
+@_paused
+def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
+    """At the end of a run: the workers' paths (the files of the spill directory) added to ``columnar``, and its
+    recordings written to the cache for the next runs (when anything was traced)."""
+    path = cache_file(catalogue)
+    if path is None:
+        return
+    fresh = bool(columnar.take_learned())  # this process's own traces
+    if spill is not None:
+        for found in _deltas(Path(spill)):
+            learned = read(found)
+            if isinstance(learned, dict) and learned:
+                columnar.learn(learned)
+                fresh = True
+    if fresh:
+        write(path, columnar.recordings())
+
+
+def cache_file(catalogue: Any) -> Path | None:
+    """The file of this catalogue's recordings in the cache (None: the cache is off)."""
+    base = cache_dir()
+    return None if base is None else base / "paths" / f"{fingerprint(catalogue)}{SUFFIX}"
+
+
+def _deltas(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if p.name.startswith(PREFIX) and p.name.endswith(SUFFIX))
+    except OSError:
+        return []
+
+
+def share(columnar: Any, spill: str) -> None:
+    """A worker's paths traced during the run, for :func:`save` (a file of the spill directory named by the
+    worker; written as the worker exits)."""
+    learned = columnar.take_learned()
+    if learned:
+        write(Path(spill) / f"{PREFIX}{os.getpid()}{SUFFIX}", learned)
