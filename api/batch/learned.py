@@ -157,11 +157,12 @@ def load(columnar: Any, catalogue: Any) -> bool:
     """The recordings earlier runs of this catalogue kept, into ``columnar`` (before the first block). False: none
     (no cache, no file, or one that cannot be read: the paths are traced)."""
     path = cache_file(catalogue)
-    states = read(path) if path is not None else None
-    if not isinstance(states, dict):
+    kept = read(path) if path is not None else None
+    if not isinstance(kept, dict) or not isinstance(kept.get("recordings"), dict):
         return False
     try:
-        columnar.restore(states)
+        columnar.restore(kept["recordings"])
+        columnar.learn_lifted_results(kept.get("lifted", {}))
     except (ValueError, TypeError, KeyError, AttributeError):
         return False
     return True
@@ -178,11 +179,15 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
     if spill is not None:
         for found in _deltas(Path(spill)):
             learned = read(found)
-            if isinstance(learned, dict) and learned:
-                columnar.learn(learned)
-                fresh = True
+            if not isinstance(learned, dict):
+                continue
+            with contextlib.suppress(ValueError, TypeError, KeyError, AttributeError):
+                columnar.learn_lifted_results(learned.get("lifted", {}))
+                if learned.get("paths"):
+                    columnar.learn(learned["paths"])
+                    fresh = True
     if fresh:
-        write(path, columnar.recordings())
+        write(path, {"recordings": columnar.recordings(), "lifted": columnar.lifted_results()})
 
 
 def cache_file(catalogue: Any) -> Path | None:
@@ -202,5 +207,5 @@ def share(columnar: Any, spill: str) -> None:
     """A worker's paths traced during the run, for :func:`save` (a file of the spill directory named by the
     worker; written as the worker exits)."""
     learned = columnar.take_learned()
-    if learned:
-        write(Path(spill) / f"{PREFIX}{os.getpid()}{SUFFIX}", learned)
+    if learned:  # with the lifted helpers' results (pure functions: kept with the paths that use them)
+        write(Path(spill) / f"{PREFIX}{os.getpid()}{SUFFIX}", {"paths": learned, "lifted": columnar.lifted_results()})

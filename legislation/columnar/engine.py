@@ -182,6 +182,15 @@ class Columnar:
         restored = {key: Recording.from_state(state) for key, state in states.items()}
         self._recordings.update(restored)
 
+    def lifted_results(self) -> dict[Any, dict[int, tuple[int, str | None]]]:
+        """The lifted calendar helpers' results computed so far (pure functions: by expression and value)."""
+        return self._lift_memo
+
+    def learn_lifted_results(self, results: Mapping[Any, Mapping[int, tuple[int, str | None]]]) -> None:
+        """Results of :meth:`lifted_results` (another process, an earlier run), added to this engine's."""
+        for key, found in results.items():
+            self._lift_memo.setdefault(key, {}).update(found)
+
     def learn(self, learned: Mapping[RecordingKey, tuple[frozenset[str], Mapping[str, Any], dict[Any, Any]]]) -> None:
         """Paths found by another :class:`Columnar` of the same catalogue (:meth:`take_learned`), replayed from now
         on as if traced here. The calculators are deterministic: a path is the same whoever traced it."""

@@ -89,7 +89,7 @@ def test_a_run_of_vigueur_batch_keeps_its_paths_for_the_next(tmp_path: Path, mon
             kept = list((tmp_path / "cache" / "paths").glob("*.paths"))
             assert len(kept) == 1  # the workers' paths, kept by the main process
             states = learned.read(kept[0])
-            assert isinstance(states, dict) and sum(len(s["outcomes"]) for s in states.values()) > 50
+            assert isinstance(states, dict) and sum(len(s["outcomes"]) for s in states["recordings"].values()) > 50
     monkeypatch.setenv("VIGUEUR_CACHE_DIR", "off")
     done = run(str(source), "--out", str(tmp_path / "off.csv"), "--workers", "2", "--quiet")
     assert done.exit_code in (0, 1), done.output
