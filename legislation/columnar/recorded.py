@@ -66,7 +66,7 @@ class Recording:
     targets: list[int] = field(default_factory=lambda: [UNKNOWN])  # … of a leaf or UNKNOWN: itself)
     members: dict[int, dict[Any, int]] = field(default_factory=dict)  # per member recipe: its labels' codes
     depth: int = 0
-    arrays: tuple[Any, ...] = ()  # the transitions as sorted arrays, for as many states as they were built for
+    arrays: tuple[Any, ...] = ()  # (states when built, the transitions as a dense Tables)
     extra: dict[str, Any] = field(default_factory=dict)  # what a caller derives from the leaves, kept with them
     fresh: list[tuple[Any, Any, Any]] = field(default_factory=list)  # paths traced since :meth:`take_fresh`
     transitions: dict[int, int] | None = None  # key → target, built when a path is first added
@@ -183,22 +183,12 @@ class Recording:
         value = label.toordinal() if isinstance(label, date) else label
         return int(value) if isinstance(value, int) and _LOW <= value <= _HIGH else None
 
-    def tables(self) -> tuple[Any, ...]:
-        """The transitions as arrays (sorted keys, their targets), each state's recipe (leaves and UNKNOWN: the
-        constant one, numbered ``len(recipes)``) and leaf: built again only when the tree has grown."""
-        if not self.arrays or self.arrays[0] != len(self.recipe_of):
-            keys = np.array(self.keys, dtype=np.int64)
-            order = np.argsort(keys)
-            recipe_of = np.array(self.recipe_of, dtype=np.intp)
-            recipe_of[recipe_of < 0] = len(self.recipes)
-            self.arrays = (
-                len(self.recipe_of),
-                keys[order],
-                np.array(self.targets, dtype=np.int64)[order],
-                recipe_of,
-                np.array(self.leaf_of, dtype=np.int32),
-            )
-        return self.arrays
+    def tables(self) -> Tables:
+        """The transitions as a dense table (:class:`Tables`): built again only when the tree has grown."""
+        found = self.arrays
+        if not found or found[0] != len(self.recipe_of):
+            self.arrays = (len(self.recipe_of), _dense(self))
+        return self.arrays[1]  # type: ignore[no-any-return]
 
     def state(self) -> dict[str, Any]:
         """The recording as plain data (numbers, lists, the recipes' keys, the leaves' outcomes)."""
@@ -261,24 +251,77 @@ class Stale(Exception):
     """A recording that does not fit a chunk (a fact it reads is not a column there): the chunk is traced."""
 
 
-def _codes(recording: Recording, recipe: tuple[str, Any], trace: Trace) -> npt.NDArray[np.int64] | int:
-    """Each row's code for ``recipe`` over the trace's chunk (a number: the same for every row). A decision the
-    chunk cannot compute — a fact that is not a column here, an expression that could leave int64 — gives
-    :data:`_BAD`: the rows that reach it are traced again."""
-    kind, what = recipe
+@dataclass(slots=True, frozen=True)
+class Tables:
+    """A recording's transitions, dense: a node's decision gives each row a *slot* among the codes its recipe has
+    in the tree (``held``: the sorted codes of a plain or computed value; a truth, a fact missing or given and an
+    enum's member are their own slot; the last slot of each recipe is « not held »), and ``table[offset[state] +
+    slot]`` is the next state. Leaves and UNKNOWN read the constant recipe ``len(recipes)`` (slot 0) and stay."""
+
+    recipe_of: npt.NDArray[np.intp]  # per state (leaves and UNKNOWN: len(recipes))
+    offset: npt.NDArray[np.intp]  # per state
+    table: npt.NDArray[np.int32]
+    leaf_of: npt.NDArray[np.int32]  # per state: its leaf's number (-1: a node, UNKNOWN)
+    widths: list[int]  # per recipe: its slots (the last: not held)
+    held: list[npt.NDArray[np.int64] | None]  # per plain or computed-value recipe: the codes the tree holds
+
+
+def _dense(recording: Recording) -> Tables:
+    keys = np.array(recording.keys, dtype=np.int64)
+    targets = np.array(recording.targets, dtype=np.int32)
+    recipe_of = np.array(recording.recipe_of, dtype=np.intp)
+    origin = keys // _SHIFT
+    code = keys - origin * _SHIFT - _OFFSET
+    node = recipe_of[origin] >= 0  # a node's transitions (not a leaf's or UNKNOWN's own)
+    recipe = recipe_of[origin[node]]
+    code, origin, targets_of_nodes = code[node], origin[node], targets[node]
+    widths: list[int] = []
+    held: list[npt.NDArray[np.int64] | None] = []
+    slot = code.copy()
+    for r, (kind, _) in enumerate(recording.recipe_list):
+        if kind in ("bool", "null"):
+            widths.append(3)
+            held.append(None)
+        elif kind == "member":
+            widths.append(len(recording.members.get(r, {})) + 1)
+            held.append(None)
+        else:
+            mine = recipe == r
+            values = np.unique(code[mine])
+            slot[mine] = np.searchsorted(values, code[mine])
+            widths.append(len(values) + 1)
+            held.append(values)
+    constant = len(recording.recipe_list)
+    recipe_of[recipe_of < 0] = constant
+    width_of = np.array([*widths, 1], dtype=np.intp)[recipe_of]
+    offset = np.zeros(len(recipe_of), dtype=np.intp)
+    np.cumsum(width_of[:-1], out=offset[1:])
+    table = np.full(int(offset[-1] + width_of[-1]), UNKNOWN, dtype=np.int32)
+    table[offset[recipe_of == constant]] = np.flatnonzero(recipe_of == constant)  # leaves, UNKNOWN: stay
+    table[offset[origin] + slot] = targets_of_nodes
+    return Tables(recipe_of, offset, table, np.array(recording.leaf_of, dtype=np.int32), widths, held)
+
+
+def _slots(recording: Recording, tables: Tables, r: int, trace: Trace) -> npt.NDArray[np.int32] | int:
+    """Each row's slot for recipe ``r`` over the trace's chunk (a number: the same for every row). A decision the
+    chunk cannot compute — a fact that is not a column here, an expression that could leave int64 — gives the
+    « not held » slot: the rows that reach it are traced again."""
+    kind, what = recording.recipe_list[r]
+    missing = tables.widths[r] - 1
     try:
         if kind == "bool":
-            return _sym(trace, what, recording).value.astype(np.int64)
+            truth: npt.NDArray[np.bool_] = _sym(trace, what, recording).value
+            return truth  # type: ignore[return-value]
         if kind == "null":
             column = _column(trace, what)
-            return 1 if column.null is None else (~column.null).astype(np.int64)
+            return 1 if column.null is None else ~column.null
         if kind == "member":
             column = _column(trace, what)
-            codes = recording.members.get(recording.recipes[recipe], {})
+            codes = recording.members.get(r, {})
             lookup = np.array(
-                [codes.get(None, _BAD), *(codes.get(m, _BAD) for m in column.members)], dtype=np.int64
+                [codes.get(None, missing), *(codes.get(m, missing) for m in column.members)], dtype=np.int32
             )
-            found: npt.NDArray[np.int64] = lookup[column.values.astype(np.intp) + 1]
+            found: npt.NDArray[np.int32] = lookup[column.values.astype(np.intp) + 1]
             return found
         if kind == "plain":
             column = _column(trace, what)
@@ -286,41 +329,55 @@ def _codes(recording: Recording, recipe: tuple[str, Any], trace: Trace) -> npt.N
         else:
             values, null = _sym(trace, what, recording).value, None
     except (Stale, Unvectorisable):
-        return _BAD
+        return missing
+    codes_held = tables.held[r]
+    assert codes_held is not None
     values = values.astype(np.int64)
     values = np.where((values < _LOW) | (values > _HIGH), _BAD, values)
     if null is not None:
         values[null] = _NONE
-    return values
+    at = np.searchsorted(codes_held, values)
+    inside = np.minimum(at, max(len(codes_held) - 1, 0))
+    held = (at < len(codes_held)) & (codes_held[inside] == values) if len(codes_held) else np.zeros(len(at), bool)
+    slots: npt.NDArray[np.int32] = np.where(held, at, missing).astype(np.int32)
+    return slots
 
 
 def replay(recording: Recording, trace: Trace) -> npt.NDArray[np.int32]:
     """The recorded tree over ``trace``'s chunk: each row's leaf (its number in ``recording.leaf_list``; -1: no
-    recorded path decides the row, the caller traces it)."""
-    count, keys, targets, recipe_of, leaf_of = recording.tables()
+    recorded path decides the row, the caller traces it). Every row walks down the dense table at once, one
+    gather per level; every few levels, the rows already on a leaf are set aside."""
+    tables = recording.tables()
+    recipe_of, offset, table = tables.recipe_of, tables.offset, tables.table
+    constant = len(recording.recipe_list)
     n = trace.size
-    width = len(recording.recipes) + 1
-    rows_at_once = max(1024, (1 << 21) // width)  # the codes of a slice of rows: 16 MB at most
-    state = np.empty(n, dtype=np.int64)
-    last = len(keys) - 1
+    width = constant + 1
+    rows_at_once = max(1024, (1 << 22) // width)  # the slots of a slice of rows: 16 MB at most
+    state = np.empty(n, dtype=np.int32)
     with np.errstate(all="ignore"):
-        codes = [_codes(recording, recipe, trace) for recipe in recording.recipe_list]
+        slots = [_slots(recording, tables, r, trace) for r in range(constant)]
         for start in range(0, n, rows_at_once):
             stop = min(n, start + rows_at_once)
             m = stop - start
-            matrix = np.zeros((width, m), dtype=np.int64)  # the last row: the leaves' constant code 0
-            for r, found in enumerate(codes):
+            matrix = np.empty((width, m), dtype=np.int32)
+            for r, found in enumerate(slots):
                 matrix[r] = found if isinstance(found, int) else found[start:stop]
-            matrix += _OFFSET
+            matrix[constant] = 0  # leaves and UNKNOWN: slot 0, themselves
             flat = matrix.reshape(-1)
-            columns = np.arange(m, dtype=np.intp)
-            current = np.full(m, 1, dtype=np.int64)  # the root: the first state after UNKNOWN
-            for _ in range(recording.depth):
-                key = current * _SHIFT + flat[recipe_of[current] * m + columns]
-                at = np.minimum(np.searchsorted(keys, key), last)
-                current = np.where(keys[at] == key, targets[at], UNKNOWN)
-            state[start:stop] = current
-    leaf: npt.NDArray[np.int32] = leaf_of[state]
+            rows = np.arange(m, dtype=np.intp)
+            current = np.ones(m, dtype=np.int32)  # the root: the first state after UNKNOWN
+            done = state[start:stop]
+            for level in range(recording.depth):
+                if level and not level % 4:
+                    going = recipe_of[current] != constant
+                    if not going.all():
+                        done[rows[~going]] = current[~going]
+                        rows, current = rows[going], current[going]
+                        if not len(rows):
+                            break
+                current = table[offset[current] + flat[recipe_of[current] * m + rows]]
+            done[rows] = current
+    leaf: npt.NDArray[np.int32] = tables.leaf_of[state]
     return leaf
 
 
