@@ -27,11 +27,12 @@ SUFFIX = ".form"
 class FileStore:
     """Entries as files of one directory, each written to a temporary file first and moved into place whole."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, suffix: str = SUFFIX) -> None:
         self.directory = directory
+        self.suffix = suffix
 
     def path(self, slot: str) -> Path:
-        return self.directory / f"{slot}{SUFFIX}"
+        return self.directory / f"{slot}{self.suffix}"
 
     def load(self, slot: str) -> bytes | None:
         """The entry's bytes; None when it cannot be read, or when another user could have written it (an entry is

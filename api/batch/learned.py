@@ -34,14 +34,13 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import legislation
-from api.kernel_cache import cache_dir
+from api.kernel_cache import FileStore, cache_dir
 from legislation.fast.compile import LIFTED
 
 PREFIX = "learned-"
@@ -111,29 +110,8 @@ _ALLOWED = frozenset(
 # -- files -----------------------------------------------------------------------------------------------------
 
 
-def write(path: Path, data: Any) -> None:
-    """``data`` as the file ``path`` (written whole, then moved into place); nothing on error."""
-    temporary: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-        with os.fdopen(handle, "wb") as file:
-            file.write(dumps(data))
-        os.replace(temporary, path)
-        temporary = None
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-
-
-def read(path: Path) -> Any:
-    try:
-        return loads(path.read_bytes())
-    except OSError:
-        return None
+def _store(folder: Path) -> FileStore:
+    return FileStore(folder, SUFFIX)
 
 
 def _paused(function: Any) -> Any:
@@ -156,8 +134,8 @@ def _paused(function: Any) -> Any:
 def load(columnar: Any, catalogue: Any) -> bool:
     """The recordings earlier runs of this catalogue kept, into ``columnar`` (before the first block). False: none
     (no cache, no file, or one that cannot be read: the paths are traced)."""
-    path = cache_file(catalogue)
-    kept = read(path) if path is not None else None
+    base = cache_dir()
+    kept = None if base is None else _read(_store(base / "paths"), fingerprint(catalogue))
     if not isinstance(kept, dict) or not isinstance(kept.get("recordings"), dict):
         return False
     try:
@@ -172,13 +150,14 @@ def load(columnar: Any, catalogue: Any) -> bool:
 def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
     """At the end of a run: the workers' paths (the files of the spill directory) added to ``columnar``, and its
     recordings written to the cache for the next runs (when anything was traced)."""
-    path = cache_file(catalogue)
-    if path is None:
+    base = cache_dir()
+    if base is None:
         return
     fresh = bool(columnar.take_learned())  # this process's own traces
     if spill is not None:
-        for found in _deltas(Path(spill)):
-            learned = read(found)
+        store = _store(Path(spill))
+        for name in _deltas(Path(spill)):
+            learned = _read(store, name)
             if not isinstance(learned, dict):
                 continue
             with contextlib.suppress(ValueError, TypeError, KeyError, AttributeError):
@@ -187,25 +166,35 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
                     columnar.learn(learned["paths"])
                     fresh = True
     if fresh:
-        write(path, {"recordings": columnar.recordings(), "lifted": columnar.lifted_results()})
+        data = {"recordings": columnar.recordings(), "lifted": columnar.lifted_results()}
+        _store(base / "paths").save(fingerprint(catalogue), dumps(data))
 
 
 def cache_file(catalogue: Any) -> Path | None:
     """The file of this catalogue's recordings in the cache (None: the cache is off)."""
     base = cache_dir()
-    return None if base is None else base / "paths" / f"{fingerprint(catalogue)}{SUFFIX}"
+    return None if base is None else _store(base / "paths").path(fingerprint(catalogue))
 
 
-def _deltas(folder: Path) -> list[Path]:
+def _read(store: FileStore, slot: str) -> Any:
+    data = store.load(slot)
+    return None if data is None else loads(data)
+
+
+def _deltas(folder: Path) -> list[str]:
+    """The workers' files of a spill directory, by slot."""
     try:
-        return sorted(p for p in folder.iterdir() if p.name.startswith(PREFIX) and p.name.endswith(SUFFIX))
+        names = sorted(p.name for p in folder.iterdir())
     except OSError:
         return []
+    return [n[: -len(SUFFIX)] for n in names if n.startswith(PREFIX) and n.endswith(SUFFIX)]
 
 
+@_paused
 def share(columnar: Any, spill: str) -> None:
     """A worker's paths traced during the run, for :func:`save` (a file of the spill directory named by the
     worker; written as the worker exits)."""
     learned = columnar.take_learned()
     if learned:  # with the lifted helpers' results (pure functions: kept with the paths that use them)
-        write(Path(spill) / f"{PREFIX}{os.getpid()}{SUFFIX}", {"paths": learned, "lifted": columnar.lifted_results()})
+        data = {"paths": learned, "lifted": columnar.lifted_results()}
+        _store(Path(spill)).save(f"{PREFIX}{os.getpid()}", dumps(data))

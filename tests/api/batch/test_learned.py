@@ -43,9 +43,9 @@ def test_kept_recordings_decide_another_engines_rows_without_a_trace(tmp_path: P
     first = _runner()
     first.compute(columns)
     path = tmp_path / "kept.paths"
-    learned.write(path, first.recordings())
+    path.write_bytes(learned.dumps(first.recordings()))
     second = _runner()
-    second.restore(learned.read(path))
+    second.restore(learned.loads(path.read_bytes()))
     result = second.compute(columns)
     assert result.paths == 0, result.fallback_reasons  # every row on a kept path: nothing traced
     assert result.replayed > 0
@@ -60,10 +60,10 @@ def test_a_workers_new_paths_are_learnt_by_another_engine(tmp_path: Path) -> Non
     worker = _runner()
     worker.compute(columns)
     path = tmp_path / "worker.paths"
-    learned.write(path, worker.take_learned())
+    path.write_bytes(learned.dumps(worker.take_learned()))
     assert worker.take_learned() == {}  # taken once
     main = _runner()
-    main.learn(learned.read(path))
+    main.learn(learned.loads(path.read_bytes()))
     result = main.compute(columns)
     assert result.paths == 0, result.fallback_reasons
     expected = _fresh(columns)
@@ -88,7 +88,7 @@ def test_a_run_of_vigueur_batch_keeps_its_paths_for_the_next(tmp_path: Path, mon
         if name == "first":
             kept = list((tmp_path / "cache" / "paths").glob("*.paths"))
             assert len(kept) == 1  # the workers' paths, kept by the main process
-            states = learned.read(kept[0])
+            states = learned.loads(kept[0].read_bytes())
             assert isinstance(states, dict) and sum(len(s["outcomes"]) for s in states["recordings"].values()) > 50
     monkeypatch.setenv("VIGUEUR_CACHE_DIR", "off")
     done = run(str(source), "--out", str(tmp_path / "off.csv"), "--workers", "2", "--quiet")
