@@ -342,10 +342,14 @@ def _rss(pid: int) -> int:
     return 0
 
 
-def batch_run(source: Path, target: Path, extra: list[str]) -> dict[str, Any]:
+def batch_run(source: Path, target: Path, extra: list[str], cache: Path | None = None) -> dict[str, Any]:
+    """One `vigueur batch` run, with vigueur's cache directory ``cache`` (compiled kernels, recorded paths)."""
+    env = dict(os.environ)
+    if cache is not None:
+        env["VIGUEUR_CACHE_DIR"] = str(cache)
     started = time.perf_counter()
     process = subprocess.Popen(
-        [VIGUEUR, "batch", str(source), "--out", str(target), *extra], stderr=subprocess.PIPE, text=True
+        [VIGUEUR, "batch", str(source), "--out", str(target), *extra], stderr=subprocess.PIPE, text=True, env=env
     )
     memory = TreeMemory(process.pid)
     memory.start()
@@ -371,7 +375,11 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     time and peak memory of the process tree), then once each: a tenth of the rows (memory does not grow with the
     input), one worker, the row engine, the default with every result explained (--reasons), and a one-row input (the
     start-up). The timed runs are amounts-only regression runs (--no-reasons: `reason` and `missing_facts` filled only
-    where they depend on the version and date alone)."""
+    where they depend on the version and date alone).
+
+    Every run uses a cache directory of the benchmark's own (``VIGUEUR_CACHE_DIR``), empty at first: the first run,
+    reported as *cold*, compiles the calculators and traces every path of the columnar engine, and keeps both; the
+    timed runs after it find them (*warm*: a run over data whose paths an earlier run of the same catalogue met)."""
     catalogue = load_catalogue()
     source, small, parquet = workdir / "batch.csv", workdir / "batch-tenth.csv", workdir / "batch.parquet"
     one_row = workdir / "batch-one.csv"
@@ -383,20 +391,24 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     _csv_to_parquet(source, parquet)
     generated = time.perf_counter() - started
     load_before = os.getloadavg()
+    cache = workdir / "cache"
+    cold = batch_run(source, workdir / "out-cold.csv", LEAN, cache)  # an empty cache: compiles, traces, keeps
     timings, parquet_timings = [], []
     for _ in range(runs):  # alternating, so that both meet the same load
-        timings.append(batch_run(source, workdir / "out.csv", LEAN))
-        parquet_timings.append(batch_run(parquet, workdir / "out.parquet", LEAN))
-    tenth = batch_run(small, workdir / "out-tenth.csv", LEAN)
-    one = batch_run(source, workdir / "out-one.csv", [*LEAN, "--workers", "1"])
-    rows_engine = batch_run(source, workdir / "out-rows.csv", [*LEAN, "--engine", "rows"])
-    reasons = batch_run(source, workdir / "out-reasons.csv", ["--reasons"])
-    start_up = [batch_run(one_row, workdir / "out-one-row.csv", LEAN)["seconds"] for _ in range(3)]
+        timings.append(batch_run(source, workdir / "out.csv", LEAN, cache))
+        parquet_timings.append(batch_run(parquet, workdir / "out.parquet", LEAN, cache))
+    tenth = batch_run(small, workdir / "out-tenth.csv", LEAN, cache)
+    one = batch_run(source, workdir / "out-one.csv", [*LEAN, "--workers", "1"], cache)
+    rows_engine = batch_run(source, workdir / "out-rows.csv", [*LEAN, "--engine", "rows"], cache)
+    reasons = batch_run(source, workdir / "out-reasons.csv", ["--reasons"], cache)
+    start_up = [batch_run(one_row, workdir / "out-one-row.csv", LEAN, cache)["seconds"] for _ in range(3)]
     load_after = os.getloadavg()
     with (workdir / "out.csv").open(encoding="utf-8") as handle:
         lines = sum(1 for _ in handle) - 1
     with (workdir / "out-rows.csv").open("rb") as a, (workdir / "out.csv").open("rb") as b:
         same = a.read() == b.read()
+    with (workdir / "out-cold.csv").open("rb") as a, (workdir / "out.csv").open("rb") as b:
+        cold_same = a.read() == b.read()
     seconds = statistics.median(t["seconds"] for t in timings)
     parquet_seconds = statistics.median(t["seconds"] for t in parquet_timings)
     return {
@@ -406,6 +418,9 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
         "output_lines": lines,
         "generation_seconds": generated,
         "load_average": [load_before, load_after],
+        "cold_seconds": cold["seconds"],
+        "cold_same_output": cold_same,
+        "cold_summary": cold["summary"],
         "seconds_median": seconds,
         "seconds_runs": [t["seconds"] for t in timings],
         "rows_per_s": count / seconds,
@@ -540,13 +555,17 @@ def _print_batch(r: dict[str, Any]) -> None:
         f"load average (1 min) before, after: {load}"
     )
     print(
-        f"  CSV → CSV         median {r['seconds_median']:.2f} s over {[round(x, 2) for x in r['seconds_runs']]} → "
+        f"  CSV → CSV, cold (empty cache: calculators compiled, every path traced) {r['cold_seconds']:.2f} s "
+        f"(same output as warm: {r['cold_same_output']}); {r['cold_summary']}"
+    )
+    print(
+        f"  CSV → CSV, warm   median {r['seconds_median']:.2f} s over {[round(x, 2) for x in r['seconds_runs']]} → "
         f"{r['rows_per_s']:,.0f} rows/s; peak RSS of the process tree {r['peak_rss_total'] / mb:.0f} MB "
         f"(largest process {r['peak_rss_largest'] / mb:.0f} MB; on {r['tenth_rows']:,} rows: "
         f"{r['tenth_peak_rss_total'] / mb:.0f} MB)"
     )
     print(
-        f"  Parquet → Parquet median {r['parquet_seconds_median']:.2f} s over "
+        f"  Parquet → Parquet, warm median {r['parquet_seconds_median']:.2f} s over "
         f"{[round(x, 2) for x in r['parquet_seconds_runs']]}; peak RSS {r['parquet_peak_rss_total'] / mb:.0f} MB"
     )
     print(
