@@ -27,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from api.batch import learned
-from api.batch.arrow_read import convert, plain_lines, read_strings, split_lines
+from api.batch.arrow_read import convert, read_plain, read_strings, split_lines
 from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
 from api.batch.lines import CONTROL, cells, check_id, undecodable
@@ -155,13 +155,8 @@ def _arrow_block(kind: str, first: int, data: Any, *, every_row: bool) -> Piece:
     settings: Settings = _STATE["settings"]
     if kind == "csv":
         names = _names(settings.header)
-        lines = None if every_row else plain_lines(data, first, len(names))
-        table = None
-        if lines is not None:
-            try:
-                table = read_strings(lines.clean_bytes, names)
-            except pa.ArrowInvalid:  # a line with a field too many, another with one too few: sort them
-                lines = None
+        plain = None if every_row else read_plain(data, first, names)
+        lines, table = plain if plain is not None else (None, None)
         if lines is None:
             # every line suspect (width 0) for the row engine: the row path reads them all
             lines = split_lines(data, first, 0 if every_row else len(names))

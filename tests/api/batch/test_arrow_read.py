@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from api.batch.arrow_read import _by_distinct, _scaled, plain_lines, read_strings, split_lines
+from api.batch.arrow_read import _by_distinct, _scaled, read_plain, read_strings, split_lines
 from api.batch.csv_rows import Invalid, converter
 
 EDGES = [
@@ -93,23 +93,36 @@ def test_suspect_lines_go_to_the_row_path() -> None:
 
 def test_the_plain_check_takes_only_blocks_the_sorting_would_leave_whole() -> None:
     good = b"a,b,c\na,b,c\r\n\xc3\xa9,\tb,c\n"
-    found = plain_lines(good, 5, 3)
-    assert found is not None and found.numbers.tolist() == [5, 6, 7] and found.clean_bytes == good
+    found = read_plain(good, 5, ["x", "y", "z"])
+    assert found is not None
+    lines, table = found
+    assert lines.numbers.tolist() == [5, 6, 7] and lines.clean_bytes == good
+    assert table.to_pydict() == {"x": ["a", "a", "é"], "y": ["b", "b", "\tb"], "z": ["c", "c", "c"]}
     whole = split_lines(good, 5, 3)
     assert (whole.numbers.tolist(), whole.clean.tolist(), whole.suspect) == ([5, 6, 7], [0, 1, 2], [])
+    unterminated = read_plain(b"a,b,c\nd,e,f", 1, ["x", "y", "z"])
+    assert unterminated is not None and unterminated[0].numbers.tolist() == [1, 2]
     for bad in (
         b'"a",b,c\n',
-        b"a,b\na,b,c,d\n",  # the commas add up, the lines do not: left to the Arrow reading, then the sorting
+        b"a,b\na,b,c,d\n",  # the commas add up, the lines do not
+        b"a,b,c,d\n",
         b"a,b,c\n\na,b,c\n",
+        b"\na,b,c\n",
+        b"a,b,c\n\n",
         b"a,b,c\n\r\n",
         b"a,\x01,c\n",
+        b"a,\x7f,c\n",
+        b"a,\x1f,c\n",
         b"a,b\rc,d\n",
+        b"a,b,c\r",
+        b"a,b,c\r\r\n",
         b"\xe9,b,c\n",
+        b"\xc3,b,c\n",
+        b"",
     ):
-        plain = plain_lines(bad, 1, 3)
-        if plain is not None:  # only a block whose commas add up passes; Arrow refuses it
-            with pytest.raises(pa.ArrowInvalid):
-                read_strings(plain.clean_bytes, ["x", "y", "z"])
+        assert read_plain(bad, 1, ["x", "y", "z"]) is None, bad
+    assert read_plain(b"a\n\nb\n", 1, ["x"]) is None  # one column: an empty line is still not a row
+    assert read_plain(b"a\nb\n", 1, ["x"]) is not None
 
 
 def test_dates_are_read_as_the_converter_reads_them() -> None:
