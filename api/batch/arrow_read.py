@@ -35,8 +35,8 @@ Ints = npt.NDArray[np.int64]
 # The texts the converter of csv_rows accepts for euros (2 places, 12 digits) and quantities (3 places, 9 digits):
 # ASCII digits, a dot followed by 1 to ``places`` digits. tests/api/batch/test_arrow_read.py pins the equivalence.
 _SCALED = {
-    2: r"^(?P<whole>[0-9]{1,12})(?:\.(?P<fraction>[0-9]{1,2}))?$",
-    3: r"^(?P<whole>[0-9]{1,9})(?:\.(?P<fraction>[0-9]{1,3}))?$",
+    2: r"^[0-9]{1,12}(?:\.[0-9]{1,2})?$",
+    3: r"^[0-9]{1,9}(?:\.[0-9]{1,3})?$",
 }
 _TUPLES = {t: i for i, t in enumerate(SCHEME_TUPLES)}
 # bytes that make a line suspect: a quote, DEL, and the C0 controls but the tab and the line feed (a carriage return
@@ -44,6 +44,7 @@ _TUPLES = {t: i for i, t in enumerate(SCHEME_TUPLES)}
 _SUSPECT_BYTE = np.zeros(256, dtype=np.bool_)
 _SUSPECT_BYTE[[34, 127, *range(0, 9), *range(11, 32)]] = True
 EPOCH = np.datetime64("1970-01-01", "D")
+_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9]  # where YYYY-MM-DD has its digits
 
 
 @dataclass(slots=True)
@@ -321,28 +322,51 @@ def _with_default(name: str, values: np.ma.MaskedArray, known: Bool) -> Any:
 
 
 def _scaled(text: pa.Array, places: int) -> tuple[np.ma.MaskedArray, Bool, Bool]:
-    """Cents (thousandths) of each cell, whether it is given, and whether it fails the converter's rule."""
-    empty = pc.equal(pc.binary_length(text), 0).to_numpy(zero_copy_only=False)
-    parts = pc.extract_regex(text, _SCALED[places])
-    valid = parts.is_valid().to_numpy(zero_copy_only=False)
-    whole_text = pc.fill_null(pc.struct_field(parts, "whole"), "0")
-    fraction_text = pc.fill_null(pc.struct_field(parts, "fraction"), "")
-    whole = pc.cast(whole_text, pa.int64()).to_numpy()
-    fraction = pc.cast(pc.utf8_rpad(fraction_text, places, "0"), pa.int64()).to_numpy()
-    values = whole * 10**places + fraction
-    known = valid & ~empty
-    return np.ma.MaskedArray(np.where(known, values, 0), mask=~known), known, ~valid & ~empty
+    """Cents (thousandths) of each cell, whether it is given, and whether it fails the converter's rule. The given
+    cells matching the rule are read as decimals of ``places`` places, whose unscaled integer is the value
+    (measured: half the cost of extracting the whole and the fraction by the expression)."""
+    n = len(text)
+    given = pc.greater(pc.binary_length(text), 0)
+    rows = np.flatnonzero(given.to_numpy(zero_copy_only=False))
+    cells = pc.filter(text, given) if len(rows) < n else text
+    valid = pc.match_substring_regex(cells, _SCALED[places])
+    decimals = pc.cast(pc.if_else(valid, cells, "0"), pa.decimal64(18, places))  # 12 digits and 2: fits 18
+    values = np.zeros(n, dtype=np.int64)
+    values[rows] = decimals.view(pa.int64()).to_numpy()  # « 0 » where not valid
+    known = np.zeros(n, dtype=np.bool_)
+    known[rows] = valid.to_numpy(zero_copy_only=False)
+    wrong = np.zeros(n, dtype=np.bool_)
+    wrong[rows] = ~known[rows]
+    return np.ma.MaskedArray(values, mask=~known), known, wrong
 
 
 def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:
-    """Days of ``YYYY-MM-DD`` texts (years 1000–9999, ASCII digits, a day of the calendar: what the converter
-    accepts) and which texts that reading vouches for; the others are left to the converter (empty: not given)."""
-    shaped = pc.match_substring_regex(texts, r"^[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}$")
-    parsed = pc.strptime(texts, format="%Y-%m-%d", unit="s", error_is_null=True)
-    again = pc.strftime(parsed, format="%Y-%m-%d")  # 2020-02-30 reads as 2020-03-01: not the same text
-    sure = pc.fill_null(pc.and_(shaped, pc.equal(again, texts)), False).to_numpy(zero_copy_only=False)
-    days = pc.cast(parsed, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
-    return np.where(sure, days, np.datetime64("NaT")), sure
+    """Days of ``YYYY-MM-DD`` texts (ASCII digits, years from 1, a day of the calendar: what the converter accepts)
+    and which texts that reading vouches for; the others are left to the converter (empty: not given). Read from
+    the texts' bytes with numpy (measured: a fifth of the cost of Arrow's strptime and strftime back)."""
+    days = np.full(len(texts), np.datetime64("NaT"), dtype="datetime64[D]")
+    sure = np.zeros(len(texts), dtype=np.bool_)
+    texts = texts.cast(pa.string())
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset : texts.offset + len(texts) + 1]
+    shaped = np.flatnonzero(np.diff(offsets) == 10)
+    if not shaped.size:
+        return days, sure
+    data = np.frombuffer(texts.buffers()[2], dtype=np.uint8)
+    chars = data[offsets[shaped, None] + np.arange(10)]
+    digits = chars.astype(np.int64) - 48
+    ok = (chars[:, 4] == 45) & (chars[:, 7] == 45)
+    ok &= ((digits[:, _DIGITS] >= 0) & (digits[:, _DIGITS] <= 9)).all(axis=1)
+    year = digits[:, 0:4] @ np.array([1000, 100, 10, 1])
+    month = digits[:, 5] * 10 + digits[:, 6]
+    day = digits[:, 8] * 10 + digits[:, 9]
+    ok &= (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1)
+    months = np.where(ok, (year - 1970) * 12 + month - 1, 0)
+    first = months.astype("datetime64[M]").astype("datetime64[D]")
+    length = ((months + 1).astype("datetime64[M]").astype("datetime64[D]") - first).astype(np.int64)
+    ok &= day <= length
+    days[shaped[ok]] = first[ok] + (day[ok] - 1)
+    sure[shaped[ok]] = True
+    return days, sure
 
 
 def _by_distinct(name: str, text: pa.Array) -> tuple[Any, Bool]:

@@ -8,9 +8,10 @@ import random
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
-from api.batch.arrow_read import _by_distinct, _scaled, read_plain, read_strings, split_lines
+from api.batch.arrow_read import _by_distinct, _iso_days, _scaled, read_plain, read_strings, split_lines
 from api.batch.csv_rows import Invalid, converter
 
 EDGES = [
@@ -39,6 +40,21 @@ EDGES = [
     "1..2",
     "1.2.3",
     "nan",
+    "0.00",
+    "00.0",
+    "1.10",
+    "000000000000.00",  # 12 zeros
+    "0000000000000",
+    "12345678901.234",
+    "123456789.0",
+    "1.",
+    ".",
+    "1.-5",
+    "1.+5",
+    "1.5e1",
+    "0x10",
+    "1_000",
+    "1.５",
 ]
 
 
@@ -125,30 +141,77 @@ def test_the_plain_check_takes_only_blocks_the_sorting_would_leave_whole() -> No
     assert read_plain(b"a\nb\n", 1, ["x"]) is not None
 
 
+DATES = [
+    "2020-07-15",
+    "2020-02-29",
+    "2021-02-29",
+    "2020-02-30",
+    "2020-13-01",
+    "2020-00-10",
+    "2020-01-00",
+    "2020-01-31",
+    "2020-04-31",
+    "2020-12-31",
+    "2020-12-32",
+    "1900-02-29",  # not a leap year (a century)
+    "2000-02-29",  # a leap year (four centuries)
+    "2100-02-29",
+    "2020-7-15",
+    "0001-01-01",
+    "0000-01-01",
+    "0999-12-31",
+    "1970-01-01",
+    "1969-12-31",
+    "9999-12-31",
+    "2020-07-15 ",
+    " 2020-07-15",
+    "2020/07/15",
+    "2020-07+15",
+    "+020-07-15",
+    "-020-07-15",
+    "2020-0a-15",
+    "2020-07-1:",  # « : » follows « 9 »
+    "2020-07-/5",  # « / » precedes « 0 »
+    "٢٠٢٠-٠٧-١٥",
+    "２０２０-07-15",
+    "20200715",
+    "2020-07-15T00",
+    "é020-07-15",
+]
+
+
+def _random_dates(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    shaped = [f"{rng.randint(0, 9999):04}-{rng.randint(0, 13):02}-{rng.randint(0, 32):02}" for _ in range(count)]
+    mangled = ["".join(rng.choice("0123456789-/") for _ in range(10)) for _ in range(count // 10)]
+    return shaped + mangled
+
+
 def test_dates_are_read_as_the_converter_reads_them() -> None:
-    texts = [
-        "2020-07-15",
-        "2020-02-29",
-        "2021-02-29",
-        "2020-02-30",
-        "2020-13-01",
-        "2020-7-15",
-        "0001-01-01",
-        "0000-01-01",
-        "0999-12-31",
-        "9999-12-31",
-        "2020-07-15 ",
-        "٢٠٢٠-٠٧-١٥",
-        "20200715",
-        "",
-    ]
-    days, wrong = _by_distinct("invoice_date", pa.array(texts))
+    texts = DATES + _random_dates(1, 3000)
+    days, wrong = _by_distinct("invoice_date", pa.array(texts + [""]))
     convert = converter("invoice_date")
-    for i, text in enumerate(texts[:-1]):
+    accepted = 0
+    for i, text in enumerate(texts):
         try:
             expected = convert(text)
         except Invalid:
             assert wrong[i], text
             continue
+        accepted += 1
         assert not wrong[i] and days[i] == np.datetime64(expected, "D"), text
     assert np.isnat(days[-1]) and not wrong[-1]
+    assert accepted > 1000
+
+
+def test_the_vectorised_dates_vouch_for_every_date_the_converter_accepts() -> None:
+    texts = pc.unique(pa.array(DATES + _random_dates(2, 3000))).to_pylist()
+    days, sure = _iso_days(pa.array(texts))
+    convert = converter("invoice_date")
+    for i, text in enumerate(texts):
+        try:
+            expected = convert(text)
+        except Invalid:
+            assert not sure[i] and np.isnat(days[i]), text
+            continue
+        assert sure[i] and days[i] == np.datetime64(expected, "D"), text
