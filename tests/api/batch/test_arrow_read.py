@@ -5,6 +5,7 @@ every line the Arrow reading would not read as the row path does."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -13,6 +14,8 @@ import pytest
 
 from api.batch.arrow_read import _by_distinct, _iso_days, _scaled, read_plain, read_strings, split_lines
 from api.batch.csv_rows import Invalid, converter
+from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS
+from legislation.row import SCHEME_TUPLES
 
 EDGES = [
     "0",
@@ -215,3 +218,68 @@ def test_the_vectorised_dates_vouch_for_every_date_the_converter_accepts() -> No
             assert not sure[i] and np.isnat(days[i]), text
             continue
         assert sure[i] and days[i] == np.datetime64(expected, "D"), text
+
+
+TEXTS = [
+    "",
+    "passenger_car",
+    "van",
+    "Van",
+    "true",
+    "false",
+    "True",
+    "purchase",
+    "lease",
+    "bonus",
+    "bonus|conversion_premium",
+    "conversion_premium|bonus",
+    "bonus|",
+    "0",
+    "12",
+    "600",
+    "601",
+    "1000",
+    "1001",
+    "012",
+    "-1",
+    " 12",
+    "twelve",
+]
+
+
+def _expected(name: str, text: str) -> tuple[bool, Any]:
+    """(refused, code or number) as the row path reads a cell: its converter, the row's default when empty."""
+    if not text:
+        if name == "acquisition":
+            return True, None
+        value = DEFAULTS[name]
+    else:
+        try:
+            value = converter(name)(text)
+        except Invalid:
+            return True, None
+    if name == "schemes":
+        return False, SCHEME_TUPLES.index(value)
+    if FACTS[name][0] in ("enum", "bool"):
+        return False, -1 if value is None else MEMBERS.get(name, (True, False)).index(value)
+    return False, value
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["acquisition", "vehicle_category", "buyer_overseas", "scrapped_vehicle", "schemes", "vehicle_co2_g_per_km",
+     "lease_duration_months"],
+)
+def test_texts_of_earlier_blocks_convert_as_new_ones(name: str) -> None:
+    first, later = TEXTS[::2], TEXTS[1::2] + TEXTS[::2]  # « later »: a block with texts the first did not have
+    for block in (first, later, first, list(reversed(later))):
+        values, wrong = _by_distinct(name, pa.array(block))
+        for i, text in enumerate(block):
+            refused, expected = _expected(name, text)
+            assert bool(wrong[i]) == refused, (name, text)
+            if refused:
+                continue
+            if expected is None:
+                assert np.ma.getmaskarray(values)[i], (name, text)
+            else:
+                assert not np.ma.getmaskarray(values)[i] and int(values[i]) == expected, (name, text)
