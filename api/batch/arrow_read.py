@@ -151,12 +151,27 @@ def split_lines(data: bytes, first_line: int, width: int) -> Lines:
 
 def read_strings(data: bytes, names: Sequence[str]) -> pa.Table:
     """Clean CSV lines (no quote, the header's number of fields) as a table of strings (empty: « »; an empty line
-    is skipped). ``data`` is UTF-8 — :func:`plain_lines` and :func:`split_lines` made sure — so Arrow does not check
-    it again (measured: that check was a third of this reading). A line of another number of fields raises
+    is skipped), in parts of about ``_PART`` bytes. ``data`` is UTF-8 — :func:`plain_lines` and
+    :func:`split_lines` made sure — so Arrow does not check it again. A line of another number of fields raises
     ``pyarrow.ArrowInvalid``."""
+    try:
+        return _read_csv(data, names, _PART)
+    except pa.ArrowInvalid:
+        if len(data) <= _PART:
+            raise
+        return _read_csv(data, names, len(data) + 1)  # a line longer than a part: in one part (or a line refused)
+
+
+# Arrow parses and converts a part at a time: the values parsed stay in the processor's cache while each column is
+# converted (measured on 16 MB blocks, one process: 80 ms a block in one part, 47-52 ms in parts of 0.5 to 2 MB,
+# the chunks joined; not checking UTF-8 again: 108 -> 87 ms).
+_PART = 1 << 20
+
+
+def _read_csv(data: bytes, names: Sequence[str], part: int) -> pa.Table:
     return pacsv.read_csv(
         io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 24, use_threads=False),
+        read_options=pacsv.ReadOptions(column_names=list(names), block_size=part, use_threads=False),
         parse_options=pacsv.ParseOptions(quote_char=False, newlines_in_values=False),
         convert_options=pacsv.ConvertOptions(
             column_types={n: pa.string() for n in names},

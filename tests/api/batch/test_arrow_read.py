@@ -283,3 +283,20 @@ def test_texts_of_earlier_blocks_convert_as_new_ones(name: str) -> None:
                 assert np.ma.getmaskarray(values)[i], (name, text)
             else:
                 assert not np.ma.getmaskarray(values)[i] and int(values[i]) == expected, (name, text)
+
+
+def test_lines_are_read_in_parts_and_a_line_longer_than_a_part_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    import api.batch.arrow_read
+
+    monkeypatch.setattr(api.batch.arrow_read, "_PART", 64)
+    lines = [f"{i},b{i},c" for i in range(40)]
+    lines[17] = "17," + "x" * 500 + ",c"  # longer than a part
+    table = read_strings(("\n".join(lines) + "\n").encode(), ["x", "y", "z"])
+    assert table.column("x").to_pylist() == [str(i) for i in range(40)]
+    assert table.column("y").to_pylist()[17] == "x" * 500 and table.column("y").to_pylist()[39] == "b39"
+    short = [f"{i},b{i},c" for i in range(40)]
+    table = read_strings(("\n".join(short) + "\n").encode(), ["x", "y", "z"])
+    assert table.column("x").num_chunks > 1 and table.column("y").to_pylist() == [f"b{i}" for i in range(40)]
+    with pytest.raises(pa.ArrowInvalid):
+        read_strings(("\n".join([*short, "a,b"]) + "\n").encode(), ["x", "y", "z"])
+    assert read_plain(("\n".join([*short[:20], "a,b,c,d", *short[20:]]) + "\n").encode(), 1, ["x", "y", "z"]) is None
