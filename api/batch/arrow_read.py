@@ -34,10 +34,8 @@ Ints = npt.NDArray[np.int64]
 
 # The texts the converter of csv_rows accepts for euros (2 places, 12 digits) and quantities (3 places, 9 digits):
 # ASCII digits, a dot followed by 1 to ``places`` digits. tests/api/batch/test_arrow_read.py pins the equivalence.
-_SCALED = {
-    2: r"^[0-9]{1,12}(?:\.[0-9]{1,2})?$",
-    3: r"^[0-9]{1,9}(?:\.[0-9]{1,3})?$",
-}
+_WHOLE = {2: 12, 3: 9}  # places: digits before the dot
+_SCALED = {places: rf"^[0-9]{{1,{whole}}}(?:\.[0-9]{{1,{places}}})?$" for places, whole in _WHOLE.items()}
 _TUPLES = {t: i for i, t in enumerate(SCHEME_TUPLES)}
 # bytes that make a line suspect: a quote, DEL, and the C0 controls but the tab and the line feed (a carriage return
 # ending a line is cleared after)
@@ -343,21 +341,48 @@ def _with_default(name: str, values: np.ma.MaskedArray, known: Bool) -> Any:
 
 def _scaled(text: pa.Array, places: int) -> tuple[np.ma.MaskedArray, Bool, Bool]:
     """Cents (thousandths) of each cell, whether it is given, and whether it fails the converter's rule. The given
-    cells matching the rule are read as decimals of ``places`` places, whose unscaled integer is the value
+    cells that follow the rule are read as decimals of ``places`` places, whose unscaled integer is the value
     (measured: half the cost of extracting the whole and the fraction by the expression)."""
-    n = len(text)
     given = pc.greater(pc.binary_length(text), 0)
+    every = pc.all(given).as_py() is not False
+    cells = text if every else pc.filter(text, given)
+    valid = _digits_and_dot(cells, places)
+    if valid is None:
+        valid = pc.match_substring_regex(cells, _SCALED[places]).to_numpy(zero_copy_only=False)
+    sure = cells if valid.all() else pc.if_else(pa.array(valid), cells, "0")
+    values = pc.cast(sure, pa.decimal64(18, places)).view(pa.int64()).to_numpy()  # 12 digits and 2: fits 18
+    if every:
+        return np.ma.MaskedArray(values, mask=~valid), valid, ~valid
     rows = np.flatnonzero(given.to_numpy(zero_copy_only=False))
-    cells = pc.filter(text, given) if len(rows) < n else text
-    valid = pc.match_substring_regex(cells, _SCALED[places])
-    decimals = pc.cast(pc.if_else(valid, cells, "0"), pa.decimal64(18, places))  # 12 digits and 2: fits 18
-    values = np.zeros(n, dtype=np.int64)
-    values[rows] = decimals.view(pa.int64()).to_numpy()  # « 0 » where not valid
-    known = np.zeros(n, dtype=np.bool_)
-    known[rows] = valid.to_numpy(zero_copy_only=False)
-    wrong = np.zeros(n, dtype=np.bool_)
-    wrong[rows] = ~known[rows]
-    return np.ma.MaskedArray(values, mask=~known), known, wrong
+    spread = np.zeros(len(text), dtype=np.int64)
+    spread[rows] = values  # « 0 » where not valid
+    known = np.zeros(len(text), dtype=np.bool_)
+    known[rows] = valid
+    wrong = np.zeros(len(text), dtype=np.bool_)
+    wrong[rows] = ~valid
+    return np.ma.MaskedArray(spread, mask=~known), known, wrong
+
+
+def _digits_and_dot(cells: pa.Array, places: int) -> Bool | None:
+    """Which of these non-empty cells follow the rule of :data:`_SCALED`, read from their bytes with numpy (measured:
+    a fifth of the cost of the expression) when every byte is a digit or a dot and every dot is followed by 1 to
+    ``places`` digits that end its cell, after a digit; None otherwise: the expression decides."""
+    offsets = np.frombuffer(cells.buffers()[1], dtype=np.int32)[cells.offset : cells.offset + len(cells) + 1]
+    if not len(cells):
+        return np.zeros(0, dtype=np.bool_)
+    data = np.frombuffer(cells.buffers()[2], dtype=np.uint8)
+    region = data[offsets[0] : offsets[-1]]
+    dots = region == 46
+    if ((region - np.uint8(48) > 9) & ~dots).any():  # a byte neither a digit nor a dot
+        return None
+    lengths = np.diff(offsets)
+    fraction = np.zeros(len(cells), dtype=np.int32)  # digits after the dot (0: no dot)
+    for k in range(1, places + 1):
+        fraction[(lengths >= k + 2) & (data[np.maximum(offsets[1:] - k - 1, 0)] == 46)] = k
+    if np.count_nonzero(fraction) != np.count_nonzero(dots):  # a dot elsewhere, or two in a cell
+        return None
+    whole = lengths - np.where(fraction > 0, fraction + 1, 0)
+    return (lengths > 0) & (whole >= 1) & (whole <= _WHOLE[places])
 
 
 def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:

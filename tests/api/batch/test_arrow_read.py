@@ -12,7 +12,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from api.batch.arrow_read import _by_distinct, _iso_days, _scaled, read_plain, read_strings, split_lines
+from api.batch.arrow_read import (
+    _by_distinct,
+    _digits_and_dot,
+    _iso_days,
+    _scaled,
+    read_plain,
+    read_strings,
+    split_lines,
+)
 from api.batch.csv_rows import Invalid, converter
 from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS
 from legislation.row import SCHEME_TUPLES
@@ -300,3 +308,62 @@ def test_lines_are_read_in_parts_and_a_line_longer_than_a_part_whole(monkeypatch
     with pytest.raises(pa.ArrowInvalid):
         read_strings(("\n".join([*short, "a,b"]) + "\n").encode(), ["x", "y", "z"])
     assert read_plain(("\n".join([*short[:20], "a,b,c,d", *short[20:]]) + "\n").encode(), 1, ["x", "y", "z"]) is None
+
+
+DIGITS_AND_DOTS = [
+    "1",
+    "1.5",
+    "1.50",
+    "1.505",
+    "1.5055",
+    "1..5",
+    "1.5.5",
+    "1.2.3.4",
+    ".5",
+    ".55",
+    ".555",
+    "5.",
+    "55.",
+    ".",
+    "..",
+    "...",
+    "0",
+    "00",
+    "0.0",
+    "999999999",
+    "9999999999",
+    "999999999999",
+    "9999999999999",
+    "999999999999.99",
+    "9999999999999.9",
+    "999999999.999",
+    "9999999999.99",
+    "123456789012.",
+    "1.2.",
+]
+
+
+@pytest.mark.parametrize(("places", "column"), [(2, "vehicle_acquisition_cost"), (3, "vehicle_net_max_power_kw")])
+def test_the_reading_of_digits_and_dots_is_the_converter(places: int, column: str) -> None:
+    rng = random.Random(places)
+    texts = DIGITS_AND_DOTS + [
+        "".join(rng.choice("0123456789.") for _ in range(rng.randint(1, 16))) for _ in range(3000)
+    ]
+    convert = converter(column)
+    decided = 0
+    for text in texts:
+        try:
+            convert(text)
+            accepted = True
+        except Invalid:
+            accepted = False
+        valid = _digits_and_dot(pa.array([text]), places)
+        assert valid is not None or not accepted, text  # what the converter accepts, this reading decides
+        if valid is not None:
+            decided += 1
+            assert bool(valid[0]) == accepted, text
+    assert decided > 1000
+    accepted_texts = [t for t in texts if _digits_and_dot(pa.array([t]), places) is not None]
+    together = _digits_and_dot(pa.array(accepted_texts)[5:], places)  # an array's slice: its offset is used
+    assert together is not None
+    assert together.tolist() == [bool(_digits_and_dot(pa.array([t]), places)[0]) for t in accepted_texts[5:]]
