@@ -305,7 +305,16 @@ def _early_leases(columns: dict[str, Any], n: int, until: date) -> Bool:
 
 
 def _all_empty(text: pa.Array) -> bool:
-    return len(text) == 0 or pc.max(pc.binary_length(text)).as_py() == 0
+    """No cell holds a byte: the first and the last offset are the same."""
+    offsets = _offsets(text)
+    return bool(offsets[0] == offsets[-1])
+
+
+def _offsets(text: pa.Array) -> npt.NDArray[np.int32]:
+    """Where each cell of a string array starts in its data buffer, and where the last ends."""
+    if not len(text):
+        return np.zeros(1, dtype=np.int32)
+    return np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset : text.offset + len(text) + 1]
 
 
 def _default_column(name: str, n: int) -> Any:
@@ -367,9 +376,9 @@ def _digits_and_dot(cells: pa.Array, places: int) -> Bool | None:
     """Which of these non-empty cells follow the rule of :data:`_SCALED`, read from their bytes with numpy (measured:
     a fifth of the cost of the expression) when every byte is a digit or a dot and every dot is followed by 1 to
     ``places`` digits that end its cell, after a digit; None otherwise: the expression decides."""
-    offsets = np.frombuffer(cells.buffers()[1], dtype=np.int32)[cells.offset : cells.offset + len(cells) + 1]
-    if not len(cells):
-        return np.zeros(0, dtype=np.bool_)
+    offsets = _offsets(cells)
+    if offsets[0] == offsets[-1]:  # not a byte
+        return np.zeros(len(cells), dtype=np.bool_)
     data = np.frombuffer(cells.buffers()[2], dtype=np.uint8)
     region = data[offsets[0] : offsets[-1]]
     dots = region == 46
@@ -392,7 +401,7 @@ def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:
     days = np.full(len(texts), np.datetime64("NaT"), dtype="datetime64[D]")
     sure = np.zeros(len(texts), dtype=np.bool_)
     texts = texts.cast(pa.string())
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset : texts.offset + len(texts) + 1]
+    offsets = _offsets(texts)
     shaped = np.flatnonzero(np.diff(offsets) == 10)
     if not shaped.size:
         return days, sure

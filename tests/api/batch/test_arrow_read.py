@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 import pytest
 
 from api.batch.arrow_read import (
+    _all_empty,
     _by_distinct,
     _digits_and_dot,
     _iso_days,
@@ -367,3 +368,14 @@ def test_the_reading_of_digits_and_dots_is_the_converter(places: int, column: st
     together = _digits_and_dot(pa.array(accepted_texts)[5:], places)  # an array's slice: its offset is used
     assert together is not None
     assert together.tolist() == [bool(_digits_and_dot(pa.array([t]), places)[0]) for t in accepted_texts[5:]]
+
+
+def test_a_column_is_all_empty_when_no_cell_holds_a_byte() -> None:
+    column = pa.array(["", "", "1", ""])
+    assert [_all_empty(column[:2]), _all_empty(column[3:]), _all_empty(column[2:]), _all_empty(column[:0])] == [
+        True,
+        True,
+        False,
+        True,
+    ]
+    assert not _all_empty(pa.array(["", " "])) and _all_empty(pa.array([], pa.string()))
