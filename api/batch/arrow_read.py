@@ -3,11 +3,11 @@
 A block's lines are sorted first, with numpy over its bytes: a line holding a quote, a control character, bytes
 that are not UTF-8 or a number of fields other than the header's is *suspect* and goes to the row path
 (:mod:`api.batch.lines` and :class:`~api.batch.csv_rows.CsvPlan`, which read it exactly as before and word its
-errors). The other lines are parsed by ``pyarrow.csv`` as strings, and each column is converted over its
-**distinct texts** (``dictionary_encode``) by the very converter of :mod:`api.batch.csv_rows` — the validation rule
-stays in one place; amounts and quantities, which rarely repeat, are read by one regular expression equivalent to
-that converter (a test pins the two together). A cell that does not convert makes its row suspect: the row path
-re-reads it and gives the same message, naming the row and the column, as the reading without Arrow.
+errors); the usual block, every line clean, is told by a few counts over its bytes and read at once. The other
+lines are parsed by ``pyarrow.csv`` as strings, and each column is converted by :mod:`api.batch.arrow_cells`, with
+the very converter of :mod:`api.batch.csv_rows` or readings tested equivalent to it. A cell that does not convert
+makes its row suspect: the row path re-reads it and gives the same message, naming the row and the column, as the
+reading without Arrow.
 """
 
 from __future__ import annotations
@@ -25,24 +25,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from api.batch.csv_rows import CsvPlan, Invalid, converter
+from api.batch.arrow_cells import all_empty, by_distinct, scaled
+from api.batch.csv_rows import CsvPlan
 from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS, SCRAPPED
 from legislation.row import MONEY_FIELDS, QUANTITY_FIELDS, SCHEME_TUPLES
 
 Bool = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 
-# The texts the converter of csv_rows accepts for euros (2 places, 12 digits) and quantities (3 places, 9 digits):
-# ASCII digits, a dot followed by 1 to ``places`` digits. tests/api/batch/test_arrow_read.py pins the equivalence.
-_WHOLE = {2: 12, 3: 9}  # places: digits before the dot
-_SCALED = {places: rf"^[0-9]{{1,{whole}}}(?:\.[0-9]{{1,{places}}})?$" for places, whole in _WHOLE.items()}
-_TUPLES = {t: i for i, t in enumerate(SCHEME_TUPLES)}
 # bytes that make a line suspect: a quote, DEL, and the C0 controls but the tab and the line feed (a carriage return
 # ending a line is cleared after)
 _SUSPECT_BYTE = np.zeros(256, dtype=np.bool_)
 _SUSPECT_BYTE[[34, 127, *range(0, 9), *range(11, 32)]] = True
 EPOCH = np.datetime64("1970-01-01", "D")
-_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9]  # where YYYY-MM-DD has its digits
 _PASS = 1 << 18  # bytes counted at once by plain_lines
 
 
@@ -241,17 +236,17 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
         if name == "id":
             continue
         text = table.column(name).combine_chunks()
-        if name != "acquisition" and _all_empty(text):  # a column no row gives: every row takes its default
+        if name != "acquisition" and all_empty(text):  # a column no row gives: every row takes its default
             columns[name] = _default_column(name, n)
             continue
         if name in MONEY_FIELDS:
-            values, known, wrong = _scaled(text, 2)
+            values, known, wrong = scaled(text, 2)
             values = _with_default(name, values, known)
         elif name in QUANTITY_FIELDS:
-            values, known, wrong = _scaled(text, 3)
+            values, known, wrong = scaled(text, 3)
             values = _with_default(name, values, known)
         else:
-            values, wrong = _by_distinct(name, text)
+            values, wrong = by_distinct(name, text)
         bad |= wrong
         columns[name] = values
     given = [columns[s] for s in SCRAPPED if s in columns]
@@ -267,7 +262,7 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
     ids = table.column("id").to_pylist() if "id" in plan.header else None
     found = Converted(columns, bad, ids)
     if expect is not None:
-        values, known, wrong = _scaled(table.column(expect).combine_chunks(), 2)
+        values, known, wrong = scaled(table.column(expect).combine_chunks(), 2)
         found.bad |= wrong
         found.expected, found.expected_known = np.ma.getdata(values).astype(np.int64), known
     found.day = decisive_days(columns, n)
@@ -304,24 +299,11 @@ def _early_leases(columns: dict[str, Any], n: int, until: date) -> Bool:
     return lease & early
 
 
-def _all_empty(text: pa.Array) -> bool:
-    """No cell holds a byte: the first and the last offset are the same."""
-    offsets = _offsets(text)
-    return bool(offsets[0] == offsets[-1])
-
-
-def _offsets(text: pa.Array) -> npt.NDArray[np.int32]:
-    """Where each cell of a string array starts in its data buffer, and where the last ends."""
-    if not len(text):
-        return np.zeros(1, dtype=np.int32)
-    return np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset : text.offset + len(text) + 1]
-
-
 def _default_column(name: str, n: int) -> Any:
     """A column every row of which is empty: « not given », or the row's default (as the converters give it)."""
     default = DEFAULTS.get(name)
     if name == "schemes":
-        return np.full(n, _TUPLES[default], dtype=np.int8)
+        return np.full(n, SCHEME_TUPLES.index(default), dtype=np.int8)
     kind = FACTS[name][0]
     if kind in ("enum", "bool"):
         code = -1 if default is None else MEMBERS.get(name, (True, False)).index(default)
@@ -346,186 +328,6 @@ def _with_default(name: str, values: np.ma.MaskedArray, known: Bool) -> Any:
     if default is None:
         return values
     return np.where(known, np.ma.getdata(values), default).astype(np.int64)  # an empty cell: the row's default
-
-
-def _scaled(text: pa.Array, places: int) -> tuple[np.ma.MaskedArray, Bool, Bool]:
-    """Cents (thousandths) of each cell, whether it is given, and whether it fails the converter's rule. The given
-    cells that follow the rule are read as decimals of ``places`` places, whose unscaled integer is the value
-    (measured: half the cost of extracting the whole and the fraction by the expression)."""
-    given = pc.greater(pc.binary_length(text), 0)
-    every = pc.all(given).as_py() is not False
-    cells = text if every else pc.filter(text, given)
-    valid = _digits_and_dot(cells, places)
-    if valid is None:
-        valid = pc.match_substring_regex(cells, _SCALED[places]).to_numpy(zero_copy_only=False)
-    sure = cells if valid.all() else pc.if_else(pa.array(valid), cells, "0")
-    values = pc.cast(sure, pa.decimal64(18, places)).view(pa.int64()).to_numpy()  # 12 digits and 2: fits 18
-    if every:
-        return np.ma.MaskedArray(values, mask=~valid), valid, ~valid
-    rows = np.flatnonzero(given.to_numpy(zero_copy_only=False))
-    spread = np.zeros(len(text), dtype=np.int64)
-    spread[rows] = values  # « 0 » where not valid
-    known = np.zeros(len(text), dtype=np.bool_)
-    known[rows] = valid
-    wrong = np.zeros(len(text), dtype=np.bool_)
-    wrong[rows] = ~valid
-    return np.ma.MaskedArray(spread, mask=~known), known, wrong
-
-
-def _digits_and_dot(cells: pa.Array, places: int) -> Bool | None:
-    """Which of these non-empty cells follow the rule of :data:`_SCALED`, read from their bytes with numpy (measured:
-    a fifth of the cost of the expression) when every byte is a digit or a dot and every dot is followed by 1 to
-    ``places`` digits that end its cell, after a digit; None otherwise: the expression decides."""
-    offsets = _offsets(cells)
-    if offsets[0] == offsets[-1]:  # not a byte
-        return np.zeros(len(cells), dtype=np.bool_)
-    data = np.frombuffer(cells.buffers()[2], dtype=np.uint8)
-    region = data[offsets[0] : offsets[-1]]
-    dots = region == 46
-    if ((region - np.uint8(48) > 9) & ~dots).any():  # a byte neither a digit nor a dot
-        return None
-    lengths = np.diff(offsets)
-    fraction = np.zeros(len(cells), dtype=np.int32)  # digits after the dot (0: no dot)
-    for k in range(1, places + 1):
-        fraction[(lengths >= k + 2) & (data[np.maximum(offsets[1:] - k - 1, 0)] == 46)] = k
-    if np.count_nonzero(fraction) != np.count_nonzero(dots):  # a dot elsewhere, or two in a cell
-        return None
-    whole = lengths - np.where(fraction > 0, fraction + 1, 0)
-    return (lengths > 0) & (whole >= 1) & (whole <= _WHOLE[places])
-
-
-def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:
-    """Days of ``YYYY-MM-DD`` texts (ASCII digits, years from 1, a day of the calendar: what the converter accepts)
-    and which texts that reading vouches for; the others are left to the converter (empty: not given). Read from
-    the texts' bytes with numpy (measured: a fifth of the cost of Arrow's strptime and strftime back)."""
-    days = np.full(len(texts), np.datetime64("NaT"), dtype="datetime64[D]")
-    sure = np.zeros(len(texts), dtype=np.bool_)
-    texts = texts.cast(pa.string())
-    offsets = _offsets(texts)
-    shaped = np.flatnonzero(np.diff(offsets) == 10)
-    if not shaped.size:
-        return days, sure
-    data = np.frombuffer(texts.buffers()[2], dtype=np.uint8)
-    chars = data[offsets[shaped, None] + np.arange(10)]
-    digits = chars.astype(np.int64) - 48
-    ok = (chars[:, 4] == 45) & (chars[:, 7] == 45)
-    ok &= ((digits[:, _DIGITS] >= 0) & (digits[:, _DIGITS] <= 9)).all(axis=1)
-    year = digits[:, 0:4] @ np.array([1000, 100, 10, 1])
-    month = digits[:, 5] * 10 + digits[:, 6]
-    day = digits[:, 8] * 10 + digits[:, 9]
-    ok &= (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1)
-    months = np.where(ok, (year - 1970) * 12 + month - 1, 0)
-    first = months.astype("datetime64[M]").astype("datetime64[D]")
-    length = ((months + 1).astype("datetime64[M]").astype("datetime64[D]") - first).astype(np.int64)
-    ok &= day <= length
-    days[shaped[ok]] = first[ok] + (day[ok] - 1)
-    sure[shaped[ok]] = True
-    return days, sure
-
-
-def _by_distinct(name: str, text: pa.Array) -> tuple[Any, Bool]:
-    """A column converted once per distinct text by the converter of csv_rows, then spread by the indices."""
-    kind = "schemes" if name == "schemes" else FACTS[name][0]
-    if kind == "date":
-        return _dates_by_distinct(name, text)
-    seen = _SEEN.get(name)
-    if seen is not None:  # the texts of the blocks before: looked up, not encoded again (measured: a third cheaper)
-        positions = pc.index_in(text, value_set=seen.texts)
-        if positions.null_count == 0:
-            return seen.spread(positions.to_numpy())
-        text_set = pc.unique(pa.concat_arrays([seen.texts, pc.filter(text, positions.is_null())]))
-    else:
-        text_set = pc.unique(text)
-    seen = _distinct(name, kind, text_set)
-    if len(text_set) <= _SEEN_LIMIT:
-        _SEEN[name] = seen
-    return seen.spread(pc.index_in(text, value_set=seen.texts).to_numpy())
-
-
-@dataclass(slots=True, frozen=True)
-class _Distinct:
-    """A column's distinct texts converted: the value (a code or a number) of each, whether it is not given (a
-    number) and whether the converter refuses it."""
-
-    texts: pa.Array
-    values: npt.NDArray[Any]
-    null: Bool
-    wrong: Bool
-
-    def spread(self, indices: npt.NDArray[Any]) -> tuple[Any, Bool]:
-        values = self.values[indices]
-        if self.null.any():
-            nulls = self.null[indices]
-            if nulls.any():
-                values = np.ma.MaskedArray(values, mask=nulls)
-        return values, self.wrong[indices]
-
-
-# Per column, the distinct texts of the blocks read so far in this process (their conversion depends on the text
-# and the column only): enums, booleans, schemes and small integers repeat from block to block.
-_SEEN: dict[str, _Distinct] = {}
-_SEEN_LIMIT = 4096
-
-
-def _distinct(name: str, kind: str, text_set: pa.Array) -> _Distinct:
-    texts = text_set.to_pylist()
-    convert = converter(name)
-    default = DEFAULTS.get(name)
-    wrong = np.zeros(len(texts), dtype=np.bool_)
-    null = np.zeros(len(texts), dtype=np.bool_)  # numbers only: codes say « not given » with -1
-    if kind in ("enum", "bool", "schemes"):
-        members = MEMBERS.get(name, (True, False))
-        table = np.empty(len(texts), dtype=np.int8)
-        for j, t in enumerate(texts):
-            value = _value(convert, t, default, name)
-            if value is _WRONG:
-                wrong[j], table[j] = True, (0 if kind == "schemes" else -1)
-            elif kind == "schemes":
-                table[j] = _TUPLES[value]
-            else:
-                table[j] = -1 if value is None else members.index(value)
-        return _Distinct(text_set, table, null, wrong)
-    numbers = np.zeros(len(texts), dtype=np.int64)
-    for j, t in enumerate(texts):
-        value = _value(convert, t, default, name)
-        if value is _WRONG or value is None:
-            wrong[j] = value is _WRONG
-            null[j] = True
-        else:
-            numbers[j] = value
-    return _Distinct(text_set, numbers, null, wrong)
-
-
-def _dates_by_distinct(name: str, text: pa.Array) -> tuple[Any, Bool]:
-    encoded = pc.dictionary_encode(text)
-    indices = encoded.indices.to_numpy(zero_copy_only=False)
-    convert = converter(name)
-    wrong = np.zeros(len(encoded.dictionary), dtype=np.bool_)
-    days, sure = _iso_days(encoded.dictionary)
-    for j in np.flatnonzero(~sure).tolist():  # the texts the vectorised reading does not vouch for
-        value = _value(convert, encoded.dictionary[j].as_py(), DEFAULTS.get(name), name)
-        if value is _WRONG or value is None:
-            wrong[j] = value is _WRONG
-            days[j] = np.datetime64("NaT")
-        else:
-            days[j] = np.datetime64(value, "D")
-    return days[indices], wrong[indices]
-
-
-_WRONG = object()
-
-
-def _value(convert: Any, text: str, default: Any, name: str) -> Any:
-    if not text:
-        return _WRONG if name == "acquisition" else _code_default(default)
-    try:
-        return convert(text)
-    except Invalid:
-        return _WRONG
-
-
-def _code_default(default: Any) -> Any:
-    return default
 
 
 def decisive_days(columns: dict[str, Any], n: int) -> npt.NDArray[np.int64]:
