@@ -295,3 +295,32 @@ def test_a_column_is_all_empty_when_no_cell_holds_a_byte() -> None:
         True,
     ]
     assert not all_empty(pa.array(["", " "])) and all_empty(pa.array([], pa.string()))
+
+
+def test_dates_of_earlier_blocks_read_as_new_ones() -> None:
+    convert = converter("scrapped_owned_since")
+    first, later = ["", *DATES[::2]], DATES[1::2] + _random_dates(3, 200) + DATES[::2]
+    for block in (first, later, first, list(reversed(later))):
+        days, wrong = by_distinct("scrapped_owned_since", pa.array(block))
+        for i, text in enumerate(block):
+            if not text:
+                assert np.isnat(days[i]) and not wrong[i]
+                continue
+            try:
+                expected = convert(text)
+            except Invalid:
+                assert wrong[i] and np.isnat(days[i]), text
+                continue
+            assert not wrong[i] and days[i] == np.datetime64(expected, "D"), text
+
+
+def test_the_texts_kept_from_block_to_block_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import api.batch.arrow_cells
+
+    monkeypatch.setattr(api.batch.arrow_cells, "_SEEN", {})
+    monkeypatch.setattr(api.batch.arrow_cells, "_SEEN_TEXTS", 4)
+    for block in (["1", "2"], ["1", "3", "4"], ["5", "6", "1"], ["7", "x" * 100, "2"], ["1", "2", "3"]):
+        values, wrong = by_distinct("vehicle_mass_kg", pa.array(block))
+        assert np.ma.getdata(values).tolist() == [int(t) if t.isdigit() else 0 for t in block]
+        assert wrong.tolist() == [not t.isdigit() for t in block]
+        assert len(api.batch.arrow_cells._SEEN["vehicle_mass_kg"].texts) <= 4
