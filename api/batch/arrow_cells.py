@@ -33,15 +33,19 @@ _DIGITS = [0, 1, 2, 3, 5, 6, 8, 9]  # where YYYY-MM-DD has its digits
 
 def all_empty(text: pa.Array) -> bool:
     """No cell holds a byte: the first and the last offset are the same."""
-    offsets = _offsets(text)
+    offsets, _ = _bytes(text)
     return bool(offsets[0] == offsets[-1])
 
 
-def _offsets(text: pa.Array) -> npt.NDArray[np.int32]:
-    """Where each cell of a string array starts in its data buffer, and where the last ends."""
-    if not len(text):
-        return np.zeros(1, dtype=np.int32)
-    return np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset : text.offset + len(text) + 1]
+def _bytes(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+    """A column's offsets (where each cell starts in the data, and where the last ends) and its data."""
+    if text.type != pa.string():
+        text = text.cast(pa.string())
+    buffers = text.buffers()
+    if not len(text) or buffers[2] is None:
+        return np.zeros(len(text) + 1, dtype=np.int32), np.zeros(0, dtype=np.uint8)
+    offsets = np.frombuffer(buffers[1], dtype=np.int32)[text.offset : text.offset + len(text) + 1]
+    return offsets, np.frombuffer(buffers[2], dtype=np.uint8)
 
 
 def scaled(text: pa.Array, places: int) -> tuple[np.ma.MaskedArray, Bool, Bool]:
@@ -72,10 +76,9 @@ def _digits_and_dot(cells: pa.Array, places: int) -> Bool | None:
     """Which of these non-empty cells follow the rule of :data:`_SCALED`, read from their bytes with numpy (measured:
     a fifth of the cost of the expression) when every byte is a digit or a dot and every dot is followed by 1 to
     ``places`` digits that end its cell, after a digit; None otherwise: the expression decides."""
-    offsets = _offsets(cells)
+    offsets, data = _bytes(cells)
     if offsets[0] == offsets[-1]:  # not a byte
         return np.zeros(len(cells), dtype=np.bool_)
-    data = np.frombuffer(cells.buffers()[2], dtype=np.uint8)
     region = data[offsets[0] : offsets[-1]]
     dots = region == 46
     if ((region - np.uint8(48) > 9) & ~dots).any():  # a byte neither a digit nor a dot
@@ -96,12 +99,10 @@ def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:
     the texts' bytes with numpy (measured: a fifth of the cost of Arrow's strptime and strftime back)."""
     days = np.full(len(texts), np.datetime64("NaT"), dtype="datetime64[D]")
     sure = np.zeros(len(texts), dtype=np.bool_)
-    texts = texts.cast(pa.string())
-    offsets = _offsets(texts)
+    offsets, data = _bytes(texts)
     shaped = np.flatnonzero(np.diff(offsets) == 10)
     if not shaped.size:
         return days, sure
-    data = np.frombuffer(texts.buffers()[2], dtype=np.uint8)
     chars = data[offsets[shaped, None] + np.arange(10)]
     digits = chars.astype(np.int64) - 48
     ok = (chars[:, 4] == 45) & (chars[:, 7] == 45)

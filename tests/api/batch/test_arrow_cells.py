@@ -324,3 +324,16 @@ def test_the_texts_kept_from_block_to_block_are_bounded(monkeypatch: pytest.Monk
         assert np.ma.getdata(values).tolist() == [int(t) if t.isdigit() else 0 for t in block]
         assert wrong.tolist() == [not t.isdigit() for t in block]
         assert len(api.batch.arrow_cells._SEEN["vehicle_mass_kg"].texts) <= 4
+
+
+def test_large_strings_read_as_strings() -> None:
+    texts = ["12.5", "", "1e3", "2020-02-29", "x"]
+    for kind in (pa.large_string(), pa.string()):
+        column = pa.array(texts, kind)
+        assert [all_empty(column[1:2]), all_empty(column)] == [True, False]
+        values, known, wrong = scaled(column, 2)
+        assert known.tolist() == [True, False, False, False, False] and int(values[0]) == 1250
+        assert wrong.tolist() == [False, False, True, True, True]
+        assert _digits_and_dot(pa.array(["12.5", "3"], kind), 2).tolist() == [True, True]
+        days, sure = _iso_days(column)
+        assert sure.tolist() == [False, False, False, True, False] and days[3] == np.datetime64("2020-02-29")
