@@ -297,29 +297,48 @@ class Columnar:
         self, facts: Mapping[str, Column], day: I64, unsure: npt.NDArray[np.bool_], rows: npt.NDArray[np.intp]
     ) -> dict[Scheme, I64]:
         """The decisive day of each lease in ``rows`` for each scheme whose versions are picked by other events,
-        by the resolver's own :func:`~legislation.resolver.version_for` (as the row engine's ``resolved``): called
-        once per distinct (acquisition, invoice, order, first rent) dates — the facts it reads. A row it refuses
-        (:class:`InvalidFacts`) is left to the row engine (``unsure``, updated)."""
+        by the resolver's own :func:`~legislation.resolver.version_for` (as the row engine's ``resolved``). That
+        function reads the row's event dates only through the timeline's ``find`` (the version each date falls in,
+        or none) and whether each is given, and answers with one of those dates (or refuses): it is called once per
+        distinct such pattern — a row of each — and the field it chose is read for every row of the pattern. (The
+        version each date falls in: ``searchsorted`` on the versions' periods, as the resolver's step that picks a
+        version; the rows whose order follows their invoice or first rent, which ``decisive_day`` refuses, are
+        ``unsure`` already.) A pattern it refuses (:class:`InvalidFacts`) is left to the row engine (``unsure``,
+        updated)."""
         read = {name: facts[name] for name in _VERSION_FACTS if name in facts}
-        picked = [read[name].values[rows].tolist() for name in read]
-        nulls = [None if (null := read[name].null) is None else null[rows].tolist() for name in read]
-        keys = [
-            tuple(None if null is not None and null[j] else v[j] for v, null in zip(picked, nulls, strict=True))
-            for j in range(len(rows))
-        ]
-        distinct = list(dict.fromkeys(keys))
-        index = {key: j for j, key in enumerate(keys)}  # a row of each
-        samples = rows_at(read, rows[[index[key] for key in distinct]], [ALL_SCHEMES] * len(distinct))
+        fields = [name for name in _VERSION_FACTS if name != "acquisition"]
+        values = {name: read[name].values[rows] for name in fields if name in read}
         days: dict[Scheme, I64] = {}
         for scheme in sorted(self.engine.eventful, key=_SCHEME_INDEX.__getitem__):
             timeline = self.catalogue.timeline(scheme)
-            found: dict[Any, int] = {}
-            for key, row in zip(distinct, samples, strict=True):
+            starts = np.array([v.valid_from.toordinal() for v in timeline.versions], dtype=np.int64)
+            ends = np.array(
+                [v.valid_until.toordinal() if v.valid_until else date.max.toordinal() + 1 for v in timeline.versions],
+                dtype=np.int64,
+            )
+            pattern = [read["acquisition"].values[rows].astype(np.int64)]
+            for name in fields:
+                if name not in values:
+                    pattern.append(np.full(len(rows), -2, dtype=np.int64))  # not given
+                    continue
+                at = np.searchsorted(starts, values[name], side="right") - 1
+                found = np.where((at >= 0) & (values[name] < ends[np.maximum(at, 0)]), at, -1)
+                null = read[name].null
+                pattern.append(found if null is None else np.where(null[rows], -2, found))
+            _, first, inverse = np.unique(np.stack(pattern, axis=1), axis=0, return_index=True, return_inverse=True)
+            samples = rows_at(read, rows[first], [ALL_SCHEMES] * len(first))
+            chosen = np.empty(len(first), dtype=np.int64)  # the field each pattern's decisive day comes from
+            for k, row in enumerate(samples):
                 try:
-                    found[key] = version_for(timeline, row)[1].toordinal()
+                    chosen[k] = fields.index(version_for(timeline, row)[2])
                 except InvalidFacts:
-                    found[key] = -1
-            ordinals = np.array([found[key] for key in keys], dtype=np.int64)
+                    chosen[k] = -1
+            which = chosen[inverse.reshape(-1)]
+            ordinals = np.full(len(rows), -1, dtype=np.int64)
+            for f, name in enumerate(fields):
+                mine = which == f
+                if name in values and mine.any():
+                    ordinals[mine] = values[name][mine]
             unsure[rows[ordinals < 0]] = True
             scheme_day = days[scheme] = day.copy()
             scheme_day[rows] = np.where(ordinals < 0, day[rows], ordinals)
