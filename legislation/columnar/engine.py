@@ -160,6 +160,7 @@ class Columnar:
         self.rows_per_recorded_path = ROWS_PER_RECORDED_PATH  # 0: always replayed (the tests)
         self._recordings: dict[RecordingKey, Recording] = {}
         self._lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}  # the lifted functions' results
+        self._lift_tables: dict[Any, Any] = {}  # the same as sorted arrays (Trace.lift_tables)
 
     def take_learned(self) -> dict[RecordingKey, tuple[frozenset[str], dict[str, Any], dict[Any, Any]]]:
         """What the traces found since the last call, per recording (scheme, version, facts given): its facts read
@@ -422,7 +423,7 @@ class Columnar:
         chunk.taken["_day"] = Column("_day", "date", chunk_day, None)
         evaluator = Trace(chunk, DEFAULTS, len(chunk_day), 0)
         evaluator.concrete = set(recording.concrete)
-        evaluator.lift_memo = self._lift_memo
+        evaluator.lift_memo, evaluator.lift_tables = self._lift_memo, self._lift_tables
         try:
             leaf = replay(recording, evaluator)
             unknown = np.flatnonzero(leaf < 0)
@@ -462,7 +463,7 @@ class Columnar:
         trace = Trace(chunk, {**DEFAULTS, "schemes": (plan.version.scheme,)}, len(chunk_day), limit)
         if recording is not None:
             trace.concrete = set(recording.concrete)  # the recording's decisions: the same facts read plainly
-        trace.lift_memo = self._lift_memo
+        trace.lift_memo, trace.lift_tables = self._lift_memo, self._lift_tables
         engine = self.engine
         dispatch = (plan.kernel, plan.deadline, plan.order_until, plan)
 

@@ -276,6 +276,8 @@ class Trace:
         self.lifts: dict[Any, tuple[Callable[..., Any], tuple[tuple[str, Any], ...]]] = {}
         # each lifted function's results by value (the function is pure: a caller may share this across traces)
         self.lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}
+        # the same results as sorted arrays (memo's size when built, values, results, kind, bounds), shared likewise
+        self.lift_tables: dict[Any, tuple[int, Any, Any, str, int, int]] = {}
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -505,8 +507,18 @@ class Trace:
             if c is not None and c.null is not None
         ]
         given = ~np.logical_or.reduce(nulls) if nulls else None  # a row that does not give it never reads this
-        distinct = _distinct(values if given is None else values[given])
         memo = self.lift_memo.setdefault(key, {})
+        known = self.lift_tables.get(key)
+        if known is not None and known[0] == len(memo):  # every value of the chunk met before: one search
+            _, values_known, results_known, kind_known, lo_known, hi_known = known
+            at = np.minimum(np.searchsorted(values_known, values), len(values_known) - 1)
+            hit = values_known[at] == values
+            if hit.all() if given is None else hit[given].all():
+                lifted = results_known[at]  # a row that does not give the column: any value
+                narrow = _narrow(lifted, lo_known, hi_known)
+                found = self.cache[key] = Sym(self, key, narrow, lo_known, hi_known, kind_known)
+                return found
+        distinct = _distinct(values if given is None else values[given])
         results = []
         for v in distinct:
             got = memo.get(v)
@@ -523,6 +535,17 @@ class Trace:
             raise Unvectorisable(f"{getattr(function, '__name__', function)} gives {sorted(map(str, kinds))}")
         kind = str(kinds.pop()) if kinds else "int"
         table = np.array([r for r, _ in results] or [0], dtype=np.int64)
+        every = sorted(memo.items())
+        if every and len({k for _, (_, k) in every}) == 1 and every[0][1][1] == kind:  # for the next chunks
+            results_all = np.array([r for _, (r, _) in every], dtype=np.int64)
+            self.lift_tables[key] = (
+                len(memo),
+                np.array([v for v, _ in every], dtype=np.int64),
+                results_all,
+                kind,
+                int(results_all.min()),
+                int(results_all.max()),
+            )
         where = np.searchsorted(np.array(distinct or [0], dtype=np.int64), values)
         lifted = table[np.minimum(where, len(table) - 1)]  # a row that does not give the column: any value
         lo, hi = (int(table.min()), int(table.max()))
