@@ -19,8 +19,9 @@ than tracing them again.)
 A path is plain data — the decisions (each a recipe and the label taken) and the outcome the calculator returned at
 its end — and the calculators are deterministic, so a path is the same whoever traced it. The fingerprint covers
 everything a path depends on: the source of the ``legislation`` package (the calculators, the kit, the resolver,
-the columnar engine), every version of the catalogue (its data and text), and the Python and numpy versions; a
-change to any of them is another directory. The cache only saves time: a file that cannot be read, is damaged or
+the columnar engine; :func:`legislation.fast.stored.sources_digest`, as the compiled kernels' cache), every
+version of the catalogue (its data and text), and the Python and numpy versions; a change to any of them is another
+file. The cache only saves time: a file that cannot be read, is damaged or
 holds anything but plain data is skipped (the paths are traced again), never an error; the directory may be
 deleted at any time. ``VIGUEUR_CACHE_DIR=off`` turns it off.
 """
@@ -28,6 +29,7 @@ deleted at any time. ``VIGUEUR_CACHE_DIR=off`` turns it off.
 from __future__ import annotations
 
 import contextlib
+import enum
 import gc
 import hashlib
 import io
@@ -39,22 +41,21 @@ from typing import Any
 
 import numpy as np
 
-import legislation
 from api.kernel_cache import FileStore, cache_dir
 from legislation.fast.compile import LIFTED
+from legislation.fast.stored import sources_digest
 
 PREFIX = "learned-"
 SUFFIX = ".paths"
 
 
-def fingerprint(catalogue: Any) -> str:
-    """A digest of what the recorded paths depend on (see the module's docstring)."""
-    digest = hashlib.sha256()
-    digest.update(f"{sys.version}|numpy {np.__version__}".encode())
-    root = Path(legislation.__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
+def fingerprint(catalogue: Any) -> str | None:
+    """A digest of what the recorded paths depend on (see the module's docstring); None when the sources cannot be
+    read (then nothing is kept)."""
+    sources = sources_digest()
+    if sources is None:
+        return None
+    digest = hashlib.sha256(f"{sources}|{sys.version}|numpy {np.__version__}".encode())
     for vid in sorted(catalogue.versions):
         digest.update(repr(catalogue.versions[vid]).encode())
     digest.update(repr(sorted((str(k), repr(t.gaps)) for k, t in catalogue.timelines.items())).encode())
@@ -87,8 +88,12 @@ def loads(data: bytes) -> Any:
 
 class _Plain(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in _ALLOWED or module == "legislation.enums":
+        if (module, name) in _ALLOWED:
             return super().find_class(module, name)
+        if module == "legislation.enums":  # the enums of facts and outcomes, nothing else of that module
+            found = super().find_class(module, name)
+            if isinstance(found, type) and issubclass(found, enum.Enum) and found.__module__ == module:
+                return found
         raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
 
 
@@ -135,7 +140,8 @@ def load(columnar: Any, catalogue: Any) -> bool:
     """The recordings earlier runs of this catalogue kept, into ``columnar`` (before the first block). False: none
     (no cache, no file, or one that cannot be read: the paths are traced)."""
     base = cache_dir()
-    kept = None if base is None else _read(_store(base / "paths"), fingerprint(catalogue))
+    slot = fingerprint(catalogue)
+    kept = None if base is None or slot is None else _read(_store(base / "paths"), slot)
     if not isinstance(kept, dict) or not isinstance(kept.get("recordings"), dict):
         return False
     try:
@@ -150,8 +156,8 @@ def load(columnar: Any, catalogue: Any) -> bool:
 def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
     """At the end of a run: the workers' paths (the files of the spill directory) added to ``columnar``, and its
     recordings written to the cache for the next runs (when anything was traced)."""
-    base = cache_dir()
-    if base is None:
+    base, slot = cache_dir(), fingerprint(catalogue)
+    if base is None or slot is None:
         return
     fresh = bool(columnar.take_learned())  # this process's own traces
     if spill is not None:
@@ -167,13 +173,14 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
                     fresh = True
     if fresh:
         data = {"recordings": columnar.recordings(), "lifted": columnar.lifted_results()}
-        _store(base / "paths").save(fingerprint(catalogue), dumps(data))
+        _store(base / "paths").save(slot, dumps(data))
 
 
 def cache_file(catalogue: Any) -> Path | None:
     """The file of this catalogue's recordings in the cache (None: the cache is off)."""
     base = cache_dir()
-    return None if base is None else _store(base / "paths").path(fingerprint(catalogue))
+    slot = fingerprint(catalogue)
+    return None if base is None or slot is None else _store(base / "paths").path(slot)
 
 
 def _read(store: FileStore, slot: str) -> Any:

@@ -104,6 +104,7 @@ def test_a_run_of_vigueur_batch_keeps_its_paths_for_the_next(tmp_path: Path, mon
         pickle.dumps({"x": 1})[:-3],  # truncated
         pickle.dumps(Path("/etc")),  # a class that is not plain data: refused, never built
         b"cos\nsystem\n(S'echo unsafe'\ntR.",  # a call of os.system: refused, never run
+        b"clegislation.enums\nEnum\n.",  # of the enums' module, only its enums
     ],
 )
 def test_a_damaged_or_foreign_file_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes) -> None:
