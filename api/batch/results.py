@@ -20,6 +20,7 @@ never from a second copy of a rule (:mod:`legislation.resolver`, as the HTTP ans
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
@@ -81,9 +82,76 @@ OUTPUT_COLUMNS = (
 )
 
 
+class Memo:
+    """Values computed once per distinct key in this process (keys: integers packed by :func:`pack`): a block
+    looks its distinct keys up at once (numpy) and computes only the ones not met yet. Thread-safe (the HTTP batch
+    route shares one per catalogue): ``values`` only grows, the index is replaced whole."""
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self._index: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] = (
+            np.empty(0, np.int64),
+            np.empty(0, np.int64),
+        )
+        self._arrays: dict[str, tuple[int, pa.Array]] = {}
+        self._lock = threading.Lock()
+
+    def codes(
+        self, keys: npt.NDArray[np.int64], compute: Callable[[npt.NDArray[np.intp]], list[Any]]
+    ) -> npt.NDArray[np.int64]:
+        """Each key's index in ``values`` (-1: its value is None); ``compute`` is given the first record of each key
+        not met yet (indices into ``keys``, in order of first appearance) and returns their values."""
+        if not len(keys):
+            return np.empty(0, np.int64)
+        encoded = pc.dictionary_encode(pa.array(keys, pa.int64()))
+        distinct = encoded.dictionary.to_numpy()
+        inverse = encoded.indices.to_numpy()
+        found = self._found(distinct)
+        new = np.flatnonzero(found == -2)
+        if new.size:
+            first = np.unique(inverse, return_index=True)[1]  # distinct keys are numbered by first appearance
+            computed = compute(first[new])
+            with self._lock:
+                for d, value in zip(new.tolist(), computed, strict=True):
+                    if value is not None:
+                        found[d] = len(self.values)
+                        self.values.append(value)
+                    else:
+                        found[d] = -1
+                known, known_codes = self._index
+                merged = np.concatenate([known, distinct[new]])
+                order = np.argsort(merged, kind="stable")
+                self._index = (merged[order], np.concatenate([known_codes, found[new]])[order])
+        return found[inverse]
+
+    def _found(self, distinct: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The codes of keys already met (-2: not met)."""
+        known, known_codes = self._index
+        if not len(known):
+            return np.full(len(distinct), -2, dtype=np.int64)
+        at = np.minimum(np.searchsorted(known, distinct), len(known) - 1)
+        return np.where(known[at] == distinct, known_codes[at], -2)
+
+    def array(self, name: str, make: Callable[[Any], Any], kind: pa.DataType | None = None) -> pa.Array:
+        """``make`` of every value, as an Arrow array (kept while no value is added)."""
+        count = len(self.values)
+        cached = self._arrays.get(name)
+        if cached is None or cached[0] != count:
+            cached = self._arrays[name] = (count, pa.array([make(v) for v in self.values[:count]], kind or pa.string()))
+        return cached[1]
+
+
+def pack(parts: list[tuple[npt.NDArray[Any], int]]) -> npt.NDArray[np.int64]:
+    """Integer keys of several columns (``parts``: (integers from -1 to 2^bits - 2, bits), 62 bits at most)."""
+    key = np.zeros(len(parts[0][0]), dtype=np.int64)
+    for part, bits in parts:
+        key = (key << bits) + (part.astype(np.int64) + 1)
+    return key
+
+
 class Tables:
     """What the outcome arrays index: the catalogue's version ids (sorted, as the columnar path's) and the
-    paragraphs met so far in this process."""
+    paragraphs met so far in this process; the derived columns met so far, once per key (:class:`Memo`)."""
 
     def __init__(self, catalogue: Catalogue, engine: Any = None) -> None:
         self.catalogue = catalogue
@@ -91,9 +159,11 @@ class Tables:
         self.version_index = {v: i for i, v in enumerate(self.version_ids)}
         self.numbering = Numbering()  # the paragraphs met so far in this process
         self.paragraphs: list[str] = self.numbering.texts
-        self._deadlines: dict[tuple[int, int], str | None] = {}
-        self._provenance: dict[tuple[int, int, int], str] = {}
-        self._explained: dict[tuple[int, ...], tuple[str | None, str | None]] = {}
+        # each version ended (the aid's end), and False at index -1 (no version)
+        self._ended = np.array([catalogue.versions[v].role is Role.ENDED for v in self.version_ids] + [False])
+        self.deadlines = Memo()  # ISO dates, by (scheme, decisive day)
+        self.provenances = Memo()  # by (version, kept version, paragraph)
+        self.explanations = Memo()  # (reason, missing facts), by explained_key
         self._eventful: dict[tuple[int, int, int, int], int] = {}
         from legislation.fast.engine import Engine
 
@@ -101,54 +171,77 @@ class Tables:
         # a lease dated before this day may be decided by another event (décret 2007-1873; as the row engine)
         self.eventful_until: date = engine.eventful_until if engine.eventful else date.min
 
-    def deadline(self, k: int, day: int, version: int, status: int) -> str | None:
-        """The claim deadline the explained answer gives (ISO date), or None."""
-        if day < 0 or not _DEADLINE[status]:
-            return None
-        ended = version >= 0 and self.catalogue.versions[self.version_ids[version]].role is Role.ENDED
-        if STATUSES[status] == KEPT_NOT_ON_FILE and ended:
-            return None  # after the end of the aid, a kept wording not on file: no claim deadline stated
-        key = (k, day)
-        if key not in self._deadlines:
-            try:
-                found, _ = claim_deadline_for(self.catalogue, ALL_SCHEMES[k], date.fromordinal(day), [])
-            except (ValueError, OverflowError):  # a deadline past year 9999
-                found = None
-            self._deadlines[key] = found.isoformat() if found is not None else None
-        return self._deadlines[key]
+    def deadline_codes(
+        self,
+        k: npt.NDArray[np.int64],
+        day: npt.NDArray[np.int64],
+        version: npt.NDArray[np.int64],
+        status: npt.NDArray[Any],
+    ) -> npt.NDArray[np.int64]:
+        """Each result's claim deadline as the explained answer gives it (its index in ``deadlines.values``, -1:
+        none): every status but no version, ended and invalid, and a kept wording not on file after the end of the
+        aid; :func:`legislation.resolver.claim_deadline_for` of the scheme and decisive day, once per pair."""
+        stated = (day >= 0) & _DEADLINE[status] & ~((status == _STATUS[KEPT_NOT_ON_FILE]) & self._ended[version])
+        codes = np.full(len(day), -1, dtype=np.int64)
+        picked = np.flatnonzero(stated)
+        pk, pday = k[picked], day[picked]
+        codes[picked] = self.deadlines.codes(
+            pack([(pk, 3), (pday, 23)]), lambda first: [self._deadline(int(pk[j]), int(pday[j])) for j in first]
+        )
+        return codes
+
+    def _deadline(self, k: int, day: int) -> str | None:
+        try:
+            found, _ = claim_deadline_for(self.catalogue, ALL_SCHEMES[k], date.fromordinal(day), [])
+        except (ValueError, OverflowError):  # a deadline past year 9999
+            found = None
+        return found.isoformat() if found is not None else None
+
+    def provenance_codes(
+        self, version: npt.NDArray[np.int64], kept: npt.NDArray[np.int64], paragraph: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
+        """Each result's :meth:`provenance` (its index in ``provenances.values``; -1: no version)."""
+        codes = np.full(len(version), -1, dtype=np.int64)
+        picked = np.flatnonzero(version >= 0)
+        v, kp, p = version[picked], kept[picked], paragraph[picked]
+        codes[picked] = self.provenances.codes(
+            pack([(v, 14), (kp, 14), (p, 30)]),
+            lambda first: [self.provenance(int(v[j]), int(kp[j]), int(p[j])) for j in first],
+        )
+        return codes
 
     def provenance(self, version: int, kept: int, paragraph: int) -> str | None:
         """The grade of the version in force (``official``, ``seed``, ``derived``, ``secondary``), then the kept
         version's and a secondary text relied on, when they answered: « seed; kept D251-7.2017: secondary »."""
         if version < 0:
             return None
-        key = (version, kept, paragraph)
-        found = self._provenance.get(key)
-        if found is None:
-            versions = self.catalogue.versions
-            current = versions[self.version_ids[version]]
-            parts = [current.provenance.value]
-            answering = current
-            if kept >= 0 and kept != version:
-                answering = versions[self.version_ids[kept]]
-                parts.append(f"kept {answering.id}: {answering.provenance.value}")
-            if paragraph >= 0:
-                stub = Award(
-                    version_id=answering.id, amount=None, eligible=None, reason="", paragraph=self.paragraphs[paragraph]
-                )
-                # the explained answer's warnings for a secondary text relied on that decided the award
-                for warning in relied_secondary_warnings(self.catalogue, stub):
-                    parts.append(f"relies on {warning.split(' is graded ')[0]}: {Provenance.SECONDARY.value}")
-            found = self._provenance[key] = "; ".join(parts)
-        return found
+        versions = self.catalogue.versions
+        current = versions[self.version_ids[version]]
+        parts = [current.provenance.value]
+        answering = current
+        if kept >= 0 and kept != version:
+            answering = versions[self.version_ids[kept]]
+            parts.append(f"kept {answering.id}: {answering.provenance.value}")
+        if paragraph >= 0:
+            stub = Award(
+                version_id=answering.id, amount=None, eligible=None, reason="", paragraph=self.paragraphs[paragraph]
+            )
+            # the explained answer's warnings for a secondary text relied on that decided the award
+            for warning in relied_secondary_warnings(self.catalogue, stub):
+                parts.append(f"relies on {warning.split(' is graded ')[0]}: {Provenance.SECONDARY.value}")
+        return "; ".join(parts)
 
     @staticmethod
-    def explained_key(k: int, status: int, version: int, kept: int, day: int) -> tuple[int, ...] | None:
-        """The key of an explanation that depends only on the scheme, status, versions and date (None: per row)."""
-        return (k, status, version, kept, day) if _BY_KEY[status] else None
-
-    def known(self, key: tuple[int, ...]) -> bool:
-        return key in self._explained
+    def explained_key(
+        k: npt.NDArray[Any],
+        status: npt.NDArray[Any],
+        version: npt.NDArray[Any],
+        kept: npt.NDArray[Any],
+        day: npt.NDArray[Any],
+    ) -> npt.NDArray[np.int64]:
+        """The keys of explanations that depend only on the scheme, status, versions and date (the statuses of
+        ``_BY_KEY``: no version on file, the aid ended)."""
+        return pack([(k, 3), (status, 4), (version, 14), (kept, 14), (day, 23)])
 
     def eventful_day(self, k: int, rent: int, invoice: int, order: int) -> int:
         """The decisive day of a lease whose version is picked by its own event (décret 2007-1873):
@@ -167,31 +260,23 @@ class Tables:
             self._eventful[key] = found
         return found
 
-    def explained(
-        self, k: int, status: int, version: int, kept: int, day: int, facts: Row | None
-    ) -> tuple[str | None, str | None]:
-        """(reason, missing facts) of the explained answer (:func:`legislation.resolver.calculate`)."""
-        key = self.explained_key(k, status, version, kept, day)
-        if key is not None and key in self._explained:
-            return self._explained[key]
-        found: tuple[str | None, str | None] = (None, None)
-        if facts is not None:
-            try:
-                result = calculate(self.catalogue, facts, ALL_SCHEMES[k])
-            except (InvalidFacts, ArithmeticError, ValueError):
-                result = None
-            if result is not None:
-                award = result.award
-                if award is not None:
-                    found = (award.reason, "|".join(award.missing_facts) or None)
-                else:  # no calculator ran: the answer's message (no version on file, the aid ended) and warnings
-                    from api.purchase.render import resolved_fields
+    def explained(self, k: int, facts: Row | None) -> tuple[str | None, str | None]:
+        """(reason, missing facts) of the explained answer (:func:`legislation.resolver.calculate`) of scheme ``k``
+        for ``facts`` ((None, None) without them)."""
+        if facts is None:
+            return (None, None)
+        try:
+            result = calculate(self.catalogue, facts, ALL_SCHEMES[k])
+        except (InvalidFacts, ArithmeticError, ValueError):
+            return (None, None)
+        award = result.award
+        if award is not None:
+            return (award.reason, "|".join(award.missing_facts) or None)
+        # no calculator ran: the answer's message (no version on file, the aid ended) and warnings
+        from api.purchase.render import resolved_fields
 
-                    message = resolved_fields(result.resolution)["message"]
-                    found = ("; ".join(x for x in (message, *result.warnings) if x) or None, None)
-        if key is not None:
-            self._explained[key] = found
-        return found
+        message = resolved_fields(result.resolution)["message"]
+        return ("; ".join(x for x in (message, *result.warnings) if x) or None, None)
 
 
 class Outcomes:
@@ -308,44 +393,34 @@ class Records:
         for j in eventful.tolist():  # the decisive day the resolver picks (another event than the first rent)
             i = int(row[j])
             day[j] = tables.eventful_day(int(k[j]), int(o.dates[0, i]), int(o.dates[1, i]), int(o.dates[2, i]))
-        self.deadline = _encode(
-            [(kk, 3), (day, 23), (self.version, 14), (self.status.astype(np.int64), 4)],
-            lambda key: tables.deadline(*key),
-            valid,
-        )
-        self.provenance = _encode(
-            [(self.version, 14), (self.kept, 14), (self.paragraph, 30)], lambda key: tables.provenance(*key), valid
-        )
-        reasons: list[str | None] = [None] * total
-        missing: list[str | None] = [None] * total
-        explain = _EXPLAINED if explain_all else np.zeros_like(_EXPLAINED)
-        wanted = np.flatnonzero(valid & (explain[self.status] | _BY_KEY[self.status]))
-        if wanted.size:
-            keys = [
-                tables.explained_key(
-                    int(k[j]), int(self.status[j]), int(self.version[j]), int(self.kept[j]), int(day[j])
-                )
-                for j in wanted.tolist()
-            ]
-            needed = sorted(
-                {
-                    int(row[j])
-                    for j, key in zip(wanted.tolist(), keys, strict=True)
-                    if key is None or not tables.known(key)
-                }
-                - set(o.rows)
-            )
-            built = {**o.rows, **rows_of(needed)} if needed else o.rows
-            for j in wanted.tolist():
-                reasons[j], missing[j] = tables.explained(
-                    int(k[j]),
-                    int(self.status[j]),
-                    int(self.version[j]),
-                    int(self.kept[j]),
-                    int(day[j]),
-                    built.get(int(row[j])),
-                )
-        self.reasons, self.missing = reasons, missing
+        self.deadline = tables.deadline_codes(kk, day, self.version, self.status)
+        self.provenance = tables.provenance_codes(self.version, self.kept, self.paragraph)
+        # (reason, missing facts): by key (index in tables.explanations.values), or explained for the row (index in
+        # self.explained_rows)
+        self.explained = np.full(total, -1, dtype=np.int64)
+        self.explained_row = np.full(total, -1, dtype=np.int64)
+        self.explained_rows: list[tuple[str | None, str | None]] = []
+
+        def facts(records: npt.NDArray[np.intp]) -> dict[int, Row]:
+            needed = sorted(set(row[records].tolist()) - set(o.rows))
+            return {**o.rows, **rows_of(needed)} if needed else o.rows
+
+        by_key = np.flatnonzero(valid & _BY_KEY[self.status])
+        if by_key.size:
+            bk, brow = k[by_key], row[by_key]
+
+            def explain(first: npt.NDArray[np.intp]) -> list[tuple[str | None, str | None]]:
+                built = facts(by_key[first])
+                return [tables.explained(int(bk[j]), built.get(int(brow[j]))) for j in first.tolist()]
+
+            keys = tables.explained_key(bk, self.status[by_key], self.version[by_key], self.kept[by_key], day[by_key])
+            self.explained[by_key] = tables.explanations.codes(keys, explain)
+        if explain_all:
+            each = np.flatnonzero(valid & _EXPLAINED[self.status])
+            if each.size:
+                built = facts(each)
+                self.explained_rows = [tables.explained(int(k[j]), built.get(int(row[j]))) for j in each.tolist()]
+                self.explained_row[each] = np.arange(each.size)
 
     # -- to Arrow ---------------------------------------------------------------------------------------------
 
@@ -374,23 +449,27 @@ class Records:
         paragraphs = [quote(p) for p in t.paragraphs]
         columns["paragraph"] = _dictionary(self.paragraph, paragraphs)
         columns["kept_version_id"] = _dictionary(self.kept, [quote(v) for v in t.version_ids])
-        errors: list[str | None] = [None] * self.total
+        codes = np.full(self.total, -1, dtype=np.int64)
+        messages: list[str] = []
         if self.errors:
-            invalid_records = np.flatnonzero(self.k < 0)
-            for j in invalid_records.tolist():
+            for j in np.flatnonzero(self.k < 0).tolist():
                 message = self.errors.get(int(self.row[j]))
-                errors[j] = quote(message) if message is not None else None
-        columns["error"] = pa.array(errors, pa.string())
-        columns["reason"] = pa.array([None if r is None else quote(r) for r in self.reasons], pa.string())
-        columns["missing_facts"] = pa.array([None if r is None else quote(r) for r in self.missing], pa.string())
-        deadline_codes, deadline_values = self.deadline
+                if message is not None:
+                    codes[j] = len(messages)
+                    messages.append(quote(message))
+        columns["error"] = _dictionary(codes, messages)
+        memo = t.explanations
+        for name, at in (("reason", 0), ("missing_facts", 1)):
+            made = memo.array(f"{name} {text}", lambda v, at=at: None if v[at] is None else quote(v[at]))
+            own = pa.array([None if v[at] is None else quote(v[at]) for v in self.explained_rows], pa.string())
+            codes = np.where(self.explained_row >= 0, len(made) + self.explained_row, self.explained)
+            columns[name] = _decode(codes, pa.concat_arrays([made, own]))
         if text:
-            columns["claim_deadline"] = _dictionary(deadline_codes, deadline_values)
+            deadlines = t.deadlines.array("text", str)
         else:
-            days = [None if v is None else date.fromisoformat(v) for v in deadline_values]
-            columns["claim_deadline"] = _dictionary(deadline_codes, days, pa.date32())
-        codes, values = self.provenance
-        columns["provenance"] = _dictionary(codes, [v if v is None else quote(v) for v in values])
+            deadlines = t.deadlines.array("date", date.fromisoformat, pa.date32())
+        columns["claim_deadline"] = _decode(self.deadline, deadlines)
+        columns["provenance"] = _decode(self.provenance, t.provenances.array(f"text {text}", quote))
         return columns
 
     def csv_bytes(self, header: bool = False) -> bytes:
@@ -441,37 +520,15 @@ def _csv_field(text: str) -> str:
 
 def _dictionary(codes: npt.NDArray[Any], values: list[Any], kind: pa.DataType | None = None) -> pa.Array:
     """The values at ``codes`` (-1: null), decoded from a dictionary array (C speed)."""
-    kind = kind or pa.string()
-    if not values:
-        return pa.nulls(len(codes), kind)
+    return _decode(codes, pa.array(values, kind or pa.string()))
+
+
+def _decode(codes: npt.NDArray[Any], values: pa.Array) -> pa.Array:
+    """The values at ``codes`` (-1: null), decoded from a dictionary array (C speed)."""
+    if not len(values):
+        return pa.nulls(len(codes), values.type)
     indices = pa.array(codes.astype(np.int32), mask=codes < 0)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(values, kind)).dictionary_decode()
-
-
-def _encode(
-    parts: list[tuple[npt.NDArray[np.int64], int]],
-    value: Callable[[tuple[int, ...]], Any],
-    valid: npt.NDArray[np.bool_],
-) -> tuple[npt.NDArray[np.int64], list[Any]]:
-    """A per-record value computed once per distinct key (``parts``: (integers from -1 to 2^bits - 2, bits), 62
-    bits at most): (codes for every record, -1 where not ``valid`` or the value is None; the values)."""
-    codes = np.full(len(valid), -1, dtype=np.int64)
-    key = np.zeros(len(valid), dtype=np.int64)
-    for part, bits in parts:
-        key = (key << bits) + (part.astype(np.int64) + 1)
-    key = key[valid]
-    if not len(key):
-        return codes, []
-    encoded = pc.dictionary_encode(pa.array(key))
-    distinct = encoded.dictionary.to_numpy()
-    fields, shift = [], 0
-    for _, bits in reversed(parts):  # the last part in the lowest bits: unpacked for every distinct key at once
-        fields.append((((distinct >> shift) & ((1 << bits) - 1)) - 1).tolist())
-        shift += bits
-    values = [value(key) for key in zip(*reversed(fields), strict=True)]
-    table = np.array([-1 if v is None else j for j, v in enumerate(values)], dtype=np.int64)
-    codes[valid] = table[encoded.indices.to_numpy()]
-    return codes, values
+    return pa.DictionaryArray.from_arrays(indices, values).dictionary_decode()
 
 
 def _euros(cents: npt.NDArray[np.int64], known: npt.NDArray[np.bool_], *, text: bool) -> pa.Array:
