@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from api.batch import learned
 from api.batch.arrow_read import convert, read_plain, read_strings, split_lines
@@ -197,7 +198,7 @@ def _block(
     engine = _STATE["engine"]
     n = len(numbers)
     out = Outcomes(n)
-    ids: list[str] = [""] * n
+    read_ids: dict[int, str] = {}  # the ids of the rows the row path reads (the others: the table's cells)
     expected = np.zeros(n, dtype=np.int64)
     expected_known = np.zeros(n, dtype=np.bool_)
     expect = settings.expect and _names([settings.expect])[0]
@@ -209,9 +210,6 @@ def _block(
             by_cells = clean.tolist()
         else:
             found = convert(table, plan, expect, tables.eventful_until)
-            if found.ids is not None:
-                for i, ident in zip(clean.tolist(), found.ids, strict=True):
-                    ids[i] = ident
             if found.expected is not None and found.expected_known is not None:
                 expected[clean] = found.expected
                 expected_known[clean] = found.expected_known
@@ -274,10 +272,10 @@ def _block(
             outcomes = engine.outcomes(row)
         except (Invalid, InvalidFacts, ArithmeticError, ValueError) as exc:
             out.refuse(i, reason_of(exc))
-            ids[i] = CONTROL.sub("\ufffd", ident)
+            read_ids[i] = CONTROL.sub("\ufffd", ident)
             expected_known[i] = False
             continue
-        ids[i] = ident
+        read_ids[i] = ident
         out.store(tables, i, row, outcomes)
 
     def rows_of(indices: list[int]) -> dict[int, Any]:
@@ -300,17 +298,30 @@ def _block(
                 continue
         return found
 
-    records = Records(
-        out, tables, numbers, ids if "id" in _names(full) else None, rows_of, explain_all=settings.reasons
-    )
+    ids = _ids(table, position, read_ids) if "id" in _names(full) else None
+    records = Records(out, tables, numbers, ids, rows_of, explain_all=settings.reasons)
     return _piece(records, out, numbers, ids, expected, expected_known, settings)
+
+
+def _ids(table: pa.Table | None, position: np.ndarray[Any, Any], read: dict[int, str]) -> pa.Array:
+    """Each row's id: the table's cell, or what the row path read (``read``, by row)."""
+    if table is None:
+        return pa.array([read.get(i, "") for i in range(len(position))], pa.string())
+    column = table.column("id").cast(pa.string())
+    ids = column.take(pa.array(np.maximum(position, 0))).combine_chunks()
+    if not read:
+        return ids
+    mask = np.zeros(len(position), dtype=np.bool_)
+    rows = sorted(read)
+    mask[rows] = True
+    return pc.replace_with_mask(ids, pa.array(mask), pa.array([read[i] for i in rows], pa.string()))
 
 
 def _piece(
     records: Records,
     out: Outcomes,
     numbers: np.ndarray[Any, Any],
-    ids: list[Any],
+    ids: list[Any] | pa.Array | None,
     expected: np.ndarray[Any, Any],
     expected_known: np.ndarray[Any, Any],
     settings: Settings,
@@ -327,6 +338,8 @@ def _piece(
     else:
         piece.data = records.csv_bytes()
     if settings.expect is not None and out.n:
+        if not isinstance(ids, list):
+            ids = [None] * out.n if ids is None else ids.to_pylist()
         totals, all_known, versions = records.totals()
         compared = np.flatnonzero(expected_known & ~out.invalid)
         piece.compared = len(compared)

@@ -361,7 +361,7 @@ class Records:
         outcomes: Outcomes,
         tables: Tables,
         lines: npt.NDArray[np.int64],
-        ids: list[str] | None,
+        ids: list[str] | pa.Array | None,
         rows_of: Callable[[list[int]], dict[int, Row]],
         *,
         explain_all: bool = True,
@@ -436,8 +436,8 @@ class Records:
         if self.ids is None:
             columns["id"] = pa.nulls(self.total, pa.string())
         else:  # each row's id once (quoted where a CSV field needs it), then taken per record (in C)
-            row_ids = [None if x is None else quote(x) for x in self.ids] if text else self.ids
-            columns["id"] = pa.array(row_ids, pa.string()).take(pa.array(self.row))
+            ids = self.ids if isinstance(self.ids, pa.Array) else pa.array(self.ids, pa.string())
+            columns["id"] = (_quoted(ids) if text else ids).take(pa.array(self.row))
         columns["scheme"] = _dictionary(np.where(self.k >= 0, self.k, -1), scheme_names)
         columns["status"] = _dictionary(self.status.astype(np.int64), list(STATUSES))
         columns["amount"] = _euros(self.amount, self.known, text=text)
@@ -516,6 +516,15 @@ def _csv_field(text: str) -> str:
     if "," in text or '"' in text or "\n" in text or "\r" in text:
         return '"' + text.replace('"', '""') + '"'
     return text
+
+
+def _quoted(texts: pa.Array) -> pa.Array:
+    """:func:`_csv_field` of each text (in C)."""
+    needed = pc.match_substring_regex(texts, '[,"\n\r]')
+    if not pc.any(needed).as_py():
+        return texts
+    quoted = pc.binary_join_element_wise('"', pc.replace_substring(texts, '"', '""'), '"', "")
+    return pc.if_else(needed, quoted, texts)
 
 
 def _dictionary(codes: npt.NDArray[Any], values: list[Any], kind: pa.DataType | None = None) -> pa.Array:
