@@ -426,29 +426,58 @@ class Records:
 
     def arrow(self, *, text: bool) -> dict[str, pa.Array]:
         """The output columns as Arrow arrays: typed (Parquet), or CSV fields (``text``: quoted where needed)."""
-        t = self.tables
         quote = _csv_field if text else (lambda s: s)
-        scheme_names = [quote(s.value) for s in ALL_SCHEMES]
         columns: dict[str, pa.Array] = {}
         columns["line"] = pa.array(self.line, pa.int64())
         if text:
             columns["line"] = pc.cast(columns["line"], pa.string())
-        if self.ids is None:
-            columns["id"] = pa.nulls(self.total, pa.string())
-        else:  # each row's id once (quoted where a CSV field needs it), then taken per record (in C)
-            ids = self.ids if isinstance(self.ids, pa.Array) else pa.array(self.ids, pa.string())
-            columns["id"] = (_quoted(ids) if text else ids).take(pa.array(self.row))
-        columns["scheme"] = _dictionary(np.where(self.k >= 0, self.k, -1), scheme_names)
+        columns["id"] = self._ids(text=text)
+        columns["scheme"] = _dictionary(np.where(self.k >= 0, self.k, -1), [quote(s.value) for s in ALL_SCHEMES])
         columns["status"] = _dictionary(self.status.astype(np.int64), list(STATUSES))
         columns["amount"] = _euros(self.amount, self.known, text=text)
+        columns.update(self._details(None, text=text))
+        return columns
+
+    def _ids(self, *, text: bool) -> pa.Array:
+        if self.ids is None:
+            return pa.nulls(self.total, pa.string())
+        # each row's id once (quoted where a CSV field needs it), then taken per record (in C)
+        ids = self.ids if isinstance(self.ids, pa.Array) else pa.array(self.ids, pa.string())
+        return (_quoted(ids) if text else ids).take(pa.array(self.row))
+
+    def _details(self, at: npt.NDArray[np.intp] | None, *, text: bool) -> dict[str, pa.Array]:
+        """The columns from ``eligible`` on, of the records ``at`` (None: every record)."""
+        t = self.tables
+        quote = _csv_field if text else (lambda s: s)
+        pick = (lambda a: a) if at is None else (lambda a: a[at])
+        columns: dict[str, pa.Array] = {}
+        eligible = pick(self.eligible)
         if text:
-            columns["eligible"] = _dictionary(self.eligible.astype(np.int64), ["false", "true"])
+            columns["eligible"] = _dictionary(eligible.astype(np.int64), ["false", "true"])
         else:
-            columns["eligible"] = pa.array(self.eligible == 1, mask=self.eligible < 0)
-        columns["version_id"] = _dictionary(self.version, [quote(v) for v in t.version_ids])
-        paragraphs = [quote(p) for p in t.paragraphs]
-        columns["paragraph"] = _dictionary(self.paragraph, paragraphs)
-        columns["kept_version_id"] = _dictionary(self.kept, [quote(v) for v in t.version_ids])
+            columns["eligible"] = pa.array(eligible == 1, mask=eligible < 0)
+        version_ids = [quote(v) for v in t.version_ids]
+        columns["version_id"] = _dictionary(pick(self.version), version_ids)
+        columns["paragraph"] = _dictionary(pick(self.paragraph), [quote(p) for p in t.paragraphs])
+        columns["kept_version_id"] = _dictionary(pick(self.kept), version_ids)
+        codes, messages = self._errors()
+        columns["error"] = _dictionary(pick(codes), [quote(m) for m in messages])
+        memo = t.explanations
+        for name, at_ in (("reason", 0), ("missing_facts", 1)):
+            made = memo.array(f"{name} {text}", lambda v, at_=at_: None if v[at_] is None else quote(v[at_]))
+            own = pa.array([None if v[at_] is None else quote(v[at_]) for v in self.explained_rows], pa.string())
+            codes = np.where(self.explained_row >= 0, len(made) + self.explained_row, self.explained)
+            columns[name] = _decode(pick(codes), pa.concat_arrays([made, own]))
+        if text:
+            deadlines = t.deadlines.array("text", str)
+        else:
+            deadlines = t.deadlines.array("date", date.fromisoformat, pa.date32())
+        columns["claim_deadline"] = _decode(pick(self.deadline), deadlines)
+        columns["provenance"] = _decode(pick(self.provenance), t.provenances.array(f"text {text}", quote))
+        return columns
+
+    def _errors(self) -> tuple[npt.NDArray[np.int64], list[str]]:
+        """Each record's error (index in the messages; -1: none) and the messages."""
         codes = np.full(self.total, -1, dtype=np.int64)
         messages: list[str] = []
         if self.errors:
@@ -456,28 +485,45 @@ class Records:
                 message = self.errors.get(int(self.row[j]))
                 if message is not None:
                     codes[j] = len(messages)
-                    messages.append(quote(message))
-        columns["error"] = _dictionary(codes, messages)
-        memo = t.explanations
-        for name, at in (("reason", 0), ("missing_facts", 1)):
-            made = memo.array(f"{name} {text}", lambda v, at=at: None if v[at] is None else quote(v[at]))
-            own = pa.array([None if v[at] is None else quote(v[at]) for v in self.explained_rows], pa.string())
-            codes = np.where(self.explained_row >= 0, len(made) + self.explained_row, self.explained)
-            columns[name] = _decode(codes, pa.concat_arrays([made, own]))
-        if text:
-            deadlines = t.deadlines.array("text", str)
-        else:
-            deadlines = t.deadlines.array("date", date.fromisoformat, pa.date32())
-        columns["claim_deadline"] = _decode(self.deadline, deadlines)
-        columns["provenance"] = _decode(self.provenance, t.provenances.array(f"text {text}", quote))
-        return columns
+                    messages.append(message)
+        return codes, messages
 
     def csv_bytes(self, header: bool = False) -> bytes:
-        columns = self.arrow(text=True)
-        joined = pc.binary_join_element_wise(*columns.values(), ",", null_handling="replace", null_replacement="")
-        lines = pc.binary_join_element_wise(joined, "", "\n")
-        data = _values(lines)
-        return ((",".join(OUTPUT_COLUMNS) + "\n").encode() if header else b"") + data
+        """The CSV lines. The fields after ``amount`` repeat (a few versions, paragraphs, deadlines…): each distinct
+        combination of them is written once, then taken per record (measured: ~2× faster than field by field)."""
+        head = (",".join(OUTPUT_COLUMNS) + "\n").encode() if header else b""
+        if not self.total:
+            return head
+        line = pc.cast(pa.array(self.line, pa.int64()), pa.string())
+        # scheme and status: one field pair per (scheme, status), the schemes' k shifted by one (-1: invalid)
+        statuses = len(STATUSES)
+        pairs = [
+            f"{'' if k < 0 else _csv_field(ALL_SCHEMES[k].value)},{s}"
+            for k in range(-1, len(ALL_SCHEMES))
+            for s in STATUSES
+        ]
+        pair = _dictionary((self.k + 1) * statuses + self.status, pairs)
+        errors, _ = self._errors()
+        explained = np.where(self.explained_row >= 0, -2 - self.explained_row, self.explained)
+        combination, first = _combinations(
+            [self.eligible, self.version, self.paragraph, self.kept, self.provenance, errors, explained, self.deadline]
+        )
+        fields = self._details(first, text=True).values()
+        tails = pc.binary_join_element_wise(
+            pc.binary_join_element_wise(*fields, ",", null_handling="replace", null_replacement=""), "", "\n"
+        )
+        tail = pa.DictionaryArray.from_arrays(pa.array(combination), tails).dictionary_decode()
+        joined = pc.binary_join_element_wise(
+            line,
+            self._ids(text=True),
+            pair,
+            _euros(self.amount, self.known, text=True),
+            tail,
+            ",",
+            null_handling="replace",
+            null_replacement="",
+        )
+        return head + _values(joined)
 
     def table(self) -> pa.Table:
         columns = self.arrow(text=False)
@@ -530,6 +576,27 @@ def _quoted(texts: pa.Array) -> pa.Array:
 def _dictionary(codes: npt.NDArray[Any], values: list[Any], kind: pa.DataType | None = None) -> pa.Array:
     """The values at ``codes`` (-1: null), decoded from a dictionary array (C speed)."""
     return _decode(codes, pa.array(values, kind or pa.string()))
+
+
+def _combinations(parts: list[npt.NDArray[Any]]) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.intp]]:
+    """Each record's combination of ``parts`` (integers from -1 up, or below -1), numbered from 0; a record of each
+    combination."""
+    key = np.zeros(len(parts[0]), dtype=np.int64)
+    used = 0
+    for part in parts:
+        values = part.astype(np.int64)
+        low = int(values.min())
+        values = values - low
+        bits = max(int(values.max()).bit_length(), 1)
+        if used + bits > 62:  # renumber the combinations so far: as many as the records at most
+            key = pc.dictionary_encode(pa.array(key)).indices.to_numpy().astype(np.int64)
+            used = max(int(key.max()).bit_length(), 1)
+        key = (key << bits) | values
+        used += bits
+    combination = pc.dictionary_encode(pa.array(key)).indices.to_numpy()
+    first = np.empty(int(combination.max()) + 1, dtype=np.intp)
+    first[combination] = np.arange(len(combination))  # any record of each: they write the same fields
+    return combination, first
 
 
 def _decode(codes: npt.NDArray[Any], values: pa.Array) -> pa.Array:
