@@ -338,15 +338,20 @@ def _piece(
     else:
         piece.data = records.csv_bytes()
     if settings.expect is not None and out.n:
-        if not isinstance(ids, list):
-            ids = [None] * out.n if ids is None else ids.to_pylist()
         totals, all_known, versions = records.totals()
         compared = np.flatnonzero(expected_known & ~out.invalid)
         piece.compared = len(compared)
-        for i in compared.tolist():
+        wrong = compared[~all_known[compared] | (totals[compared] != expected[compared])]
+        if ids is None:
+            idents: list[Any] = [None] * len(wrong)
+        elif isinstance(ids, list):
+            idents = [ids[i] for i in wrong.tolist()]
+        else:
+            idents = ids.take(pa.array(wrong)).to_pylist()
+        texts = versions.take(pa.array(wrong)).to_pylist()
+        for i, ident, text in zip(wrong.tolist(), idents, texts, strict=True):
             computed = int(totals[i]) if all_known[i] else None
-            if computed != int(expected[i]):
-                piece.mismatches.append((int(numbers[i]), ids[i] or None, int(expected[i]), computed, versions[i]))
+            piece.mismatches.append((int(numbers[i]), ident or None, int(expected[i]), computed, text))
     return piece
 
 

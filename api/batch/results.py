@@ -519,18 +519,18 @@ class Records:
 
     # -- the expected amounts ---------------------------------------------------------------------------------
 
-    def totals(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], list[str]]:
-        """Each row's computed total (cents), whether every one of its amounts is known, its versions."""
+    def totals(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], pa.Array]:
+        """Each row's computed total (cents), whether every one of its amounts is known, its versions (the kept
+        version where one answered), joined by « | »."""
         n = int(self.row.max()) + 1 if self.total else 0
         total = np.bincount(self.row, weights=np.where(self.known, self.amount, 0), minlength=n).astype(np.int64)
         unknown = np.bincount(self.row, weights=(~self.known).astype(np.int64), minlength=n)
-        versions: list[list[str]] = [[] for _ in range(n)]
-        ids = self.tables.version_ids
-        for r, v, kp in zip(self.row.tolist(), self.version.tolist(), self.kept.tolist(), strict=True):
-            chosen = kp if kp >= 0 else v
-            if chosen >= 0:
-                versions[r].append(ids[chosen])
-        return total, unknown == 0, ["|".join(v) for v in versions]
+        chosen = np.where(self.kept >= 0, self.kept, self.version)
+        picked = np.flatnonzero(chosen >= 0)
+        offsets = np.searchsorted(self.row[picked], np.arange(n + 1)).astype(np.int32)  # records are in row order
+        names = _dictionary(chosen[picked], list(self.tables.version_ids))
+        versions = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), names), "|")
+        return total, unknown == 0, versions
 
 
 class Form:
