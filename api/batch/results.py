@@ -335,15 +335,21 @@ class Outcomes:
         self, tables: Tables, positions: npt.NDArray[np.intp], result: Any, reason: Callable[[Exception], str]
     ) -> None:
         """The arrays of a :class:`legislation.columnar.ColumnarResult` computed for rows ``positions``."""
-        self.status[:, positions] = result.status
-        self.amount[:, positions] = result.amount
-        self.known[:, positions] = result.amount_known
-        self.eligible[:, positions] = result.eligible
-        self.version[:, positions] = result.version
-        self.kept[:, positions] = result.kept
         remap = np.array([tables.numbering.number(p) for p in result.paragraphs] + [-1], dtype=np.int32)
         given = result.requested & (result.paragraph >= 0) & (result.paragraph < len(result.paragraphs))
-        self.paragraph[:, positions] = np.where(given, remap[np.where(given, result.paragraph, -1)], -1)
+        paragraph = np.where(given, remap[np.where(given, result.paragraph, -1)], -1)
+        pairs = [
+            (self.status, result.status),
+            (self.amount, result.amount),
+            (self.known, result.amount_known),
+            (self.eligible, result.eligible),
+            (self.version, result.version),
+            (self.kept, result.kept),
+            (self.paragraph, paragraph),
+        ]
+        for target, source in pairs:
+            for k in range(len(ALL_SCHEMES)):  # scheme by scheme: measured 2× faster than one [:, positions]
+                target[k][positions] = source[k]
         self.row_schemes[positions] = result.row_schemes
         left = result.fallback & result.requested  # results the row engine computed (a refused row gives none)
         if result.errors:
@@ -378,13 +384,14 @@ class Records:
         self.line = lines[row]
         self.ids = ids
         valid = k >= 0
-        self.status = np.where(valid, o.status[kk, row], _STATUS[INVALID]).astype(np.int8)
-        self.amount = o.amount[kk, row]
-        self.known = valid & o.known[kk, row]
-        self.eligible = np.where(valid, o.eligible[kk, row], -1)
-        self.version = np.where(valid, o.version[kk, row], -1).astype(np.int64)
-        self.kept = np.where(valid, o.kept[kk, row], -1).astype(np.int64)
-        self.paragraph = np.where(valid, o.paragraph[kk, row], -1).astype(np.int64)
+        flat = kk * o.n + row  # [kk, row] in the (scheme, row) arrays, flattened: one index for all
+        self.status = np.where(valid, np.take(o.status, flat), _STATUS[INVALID]).astype(np.int8)
+        self.amount = np.take(o.amount, flat)
+        self.known = valid & np.take(o.known, flat)
+        self.eligible = np.where(valid, np.take(o.eligible, flat), -1)
+        self.version = np.where(valid, np.take(o.version, flat), -1).astype(np.int64)
+        self.kept = np.where(valid, np.take(o.kept, flat), -1).astype(np.int64)
+        self.paragraph = np.where(valid, np.take(o.paragraph, flat), -1).astype(np.int64)
         self.errors = {int(r): text for r, text in o.errors.items()}
         self.tables = tables
         # claim deadline, provenance, reason: once per distinct key
