@@ -243,6 +243,15 @@ class Tables:
         ``_BY_KEY``: no version on file, the aid ended)."""
         return pack([(k, 3), (status, 4), (version, 14), (kept, 14), (day, 23)])
 
+    def eventful_days(self, *columns: npt.NDArray[np.int64]) -> list[int]:
+        """:meth:`eventful_day` of each (scheme, first rent, invoice, order) of ``columns``."""
+        known = self._eventful
+        days = []
+        for key in zip(*(c.tolist() for c in columns), strict=True):
+            found = known.get(key)
+            days.append(self.eventful_day(*key) if found is None else found)
+        return days
+
     def eventful_day(self, k: int, rent: int, invoice: int, order: int) -> int:
         """The decisive day of a lease whose version is picked by its own event (décret 2007-1873):
         :func:`legislation.resolver.version_for` on the row's dates, once per scheme and dates."""
@@ -397,9 +406,9 @@ class Records:
         # claim deadline, provenance, reason: once per distinct key
         day = o.day[row].copy()
         eventful = np.flatnonzero(valid & o.eventful[row] & _DEADLINE[self.status])
-        for j in eventful.tolist():  # the decisive day the resolver picks (another event than the first rent)
-            i = int(row[j])
-            day[j] = tables.eventful_day(int(k[j]), int(o.dates[0, i]), int(o.dates[1, i]), int(o.dates[2, i]))
+        if eventful.size:  # the decisive day the resolver picks (another event than the first rent)
+            rows = row[eventful]
+            day[eventful] = tables.eventful_days(k[eventful], o.dates[0, rows], o.dates[1, rows], o.dates[2, rows])
         self.deadline = tables.deadline_codes(kk, day, self.version, self.status)
         self.provenance = tables.provenance_codes(self.version, self.kept, self.paragraph)
         # (reason, missing facts): by key (index in tables.explanations.values), or explained for the row (index in
