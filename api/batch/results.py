@@ -655,18 +655,19 @@ def _euros(cents: npt.NDArray[np.int64], known: npt.NDArray[np.bool_]) -> pa.Arr
 
 
 def _euro_texts(cents: npt.NDArray[np.int64], known: npt.NDArray[np.bool_], *, exact_sign: bool) -> pa.Array:
-    """Amounts: « 5400.00 », null where not known. ``exact_sign``: a negative amount as :func:`euros` writes it
-    (JSON, as the decimal's text); else as the CSV has always written it (euros rounded down, cents added)."""
+    """Amounts: « 5400.00 », null where not known, each distinct amount written once (a block has a few thousand).
+    ``exact_sign``: a negative amount as :func:`euros` writes it (JSON, as the decimal's text); else as the CSV has
+    always written it (euros rounded down, cents added)."""
+    encoded = pc.dictionary_encode(pa.array(cents, pa.int64(), mask=~known))
+    distinct = encoded.dictionary.to_numpy()
     if exact_sign:
-        whole = pc.cast(pa.array(np.abs(cents) // 100), pa.string())
-        fraction = pc.utf8_lpad(pc.cast(pa.array(np.abs(cents) % 100), pa.string()), 2, "0")
-        sign = pc.if_else(pa.array(cents < 0), "-", "")
-        joined = pc.binary_join_element_wise(sign, whole, ".", fraction, "")
+        whole = pc.cast(pa.array(np.abs(distinct) // 100), pa.string())
+        fraction = pc.utf8_lpad(pc.cast(pa.array(np.abs(distinct) % 100), pa.string()), 2, "0")
+        texts = pc.binary_join_element_wise(pc.if_else(pa.array(distinct < 0), "-", ""), whole, ".", fraction, "")
     else:
-        whole = pa.array(cents // 100)
-        fraction = pc.utf8_lpad(pc.cast(pa.array(cents % 100), pa.string()), 2, "0")
-        joined = pc.binary_join_element_wise(pc.cast(whole, pa.string()), fraction, ".")
-    return pc.if_else(pa.array(known), joined, pa.scalar(None, pa.string()))
+        fraction = pc.utf8_lpad(pc.cast(pa.array(distinct % 100), pa.string()), 2, "0")
+        texts = pc.binary_join_element_wise(pc.cast(pa.array(distinct // 100), pa.string()), fraction, ".")
+    return pa.DictionaryArray.from_arrays(encoded.indices, texts).dictionary_decode()
 
 
 def _values(lines: pa.Array) -> bytes:
