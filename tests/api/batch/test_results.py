@@ -1,0 +1,104 @@
+"""The writers of `vigueur batch`: the CSV and JSON Lines lines are the typed records (the Parquet table) as the
+csv module and ``json.dumps`` write them, whatever the texts hold; the memo computes each key once."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from api.batch.results import COMPUTED, INVALID, MISSING_FACTS, STATUSES, Memo, Outcomes, Records, Tables
+from legislation import Catalogue, Scheme
+from legislation.row import ALL_SCHEMES, SCHEME_TUPLES
+
+BONUS = ALL_SCHEMES.index(Scheme.BONUS)
+PREMIUM = ALL_SCHEMES.index(Scheme.CONVERSION_PREMIUM)
+TRICKY_IDS = ['a,"b"', "tab\there", "é\x01 end", "back\\slash"]
+
+
+def _records(catalogue: Catalogue, ids: list[str | None], amounts: list[int]) -> Records:
+    """Four rows: two results (one with a paragraph needing quotes), an invalid row, one result not known."""
+    tables = Tables(catalogue)
+    o = Outcomes(4)
+    o.row_schemes[:] = SCHEME_TUPLES.index(ALL_SCHEMES)
+    o.row_schemes[2] = SCHEME_TUPLES.index((Scheme.BONUS,))
+    quoted = tables.numbering.number('art. D. 251-7, « 1° », a "quoted" word')
+    first, second = tables.version_ids[:2]
+    for i, (k, amount) in enumerate([(BONUS, amounts[0]), (PREMIUM, amounts[1])]):
+        o.status[k, 0] = STATUSES.index(COMPUTED)
+        o.amount[k, 0], o.known[k, 0], o.eligible[k, 0] = amount, True, i
+        o.version[k, 0] = tables.version_index[first]
+        o.kept[k, 0] = tables.version_index[second] if i else -1
+        o.paragraph[k, 0] = quoted
+    o.day[0] = date(2020, 7, 15).toordinal()
+    o.refuse(1, 'invoice_date: "2020-13-01" is not a date,\nsee the header')
+    o.status[BONUS, 2] = STATUSES.index(MISSING_FACTS)
+    o.status[:, 3] = STATUSES.index(COMPUTED)
+    o.amount[:, 3], o.known[:, 3] = amounts[2], True
+    lines = np.array([2, 3, 5, 9], dtype=np.int64)
+    return Records(o, tables, lines, pa.array(ids, pa.string()), lambda rows: {})
+
+
+def _typed(records: Records) -> list[dict[str, Any]]:
+    return records.table().to_pylist()
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)
+
+
+def test_csv_lines_are_the_typed_records_as_the_csv_module_writes_them(catalogue: Catalogue) -> None:
+    records = _records(catalogue, TRICKY_IDS, [540000, 0, 1250])
+    expected = io.StringIO()
+    writer = csv.writer(expected, lineterminator="\n")
+    for record in _typed(records):
+        writer.writerow([_text(v) for v in record.values()])
+    assert records.csv_bytes().decode() == expected.getvalue()
+    assert '"a,""b"""' in expected.getvalue() and records.total == 6  # the id quoted; 2 + 1 + 1 + 2 records
+
+
+@pytest.mark.parametrize("ids", [TRICKY_IDS, [None, "x", None, 'q"'], ["a", "b", "c", "d"]])
+def test_json_lines_are_the_typed_records_as_json_dumps_writes_them(catalogue: Catalogue, ids: list[Any]) -> None:
+    records = _records(catalogue, ids, [540000, -1250, 7])  # a negative amount: as the decimal's text
+    expected = []
+    for record in _typed(records):
+        record["amount"] = None if record["amount"] is None else f"{record['amount']:.2f}"
+        deadline = record["claim_deadline"]
+        record["claim_deadline"] = None if deadline is None else deadline.isoformat()
+        expected.append(json.dumps(record, ensure_ascii=False) + "\n")
+    lines = records.json_lines().decode()
+    assert lines == "".join(expected)
+    assert json.loads(lines.splitlines()[0])["amount"] == "5400.00"
+    assert json.loads(lines.splitlines()[2])["status"] == INVALID
+
+
+def test_memo_computes_each_key_once_across_blocks() -> None:
+    memo = Memo()
+    asked: list[list[int]] = []
+
+    def compute(first: Any) -> list[Any]:
+        asked.append(first.tolist())
+        return [None if keys[j] == 4 else f"v{keys[j]}" for j in first.tolist()]
+
+    keys = np.array([7, 3, 7, 4], dtype=np.int64)
+    first = memo.codes(keys, compute)
+    keys = np.array([3, 9, 4, 9], dtype=np.int64)
+    second = memo.codes(keys, compute)
+    assert asked == [[0, 1, 3], [1]]  # the first record of each key not met yet
+    assert [memo.values[c] if c >= 0 else None for c in first] == ["v7", "v3", "v7", None]
+    assert [memo.values[c] if c >= 0 else None for c in second] == ["v3", "v9", None, "v9"]
