@@ -11,7 +11,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from api.catalogue.loader import DEFAULT_VERSIONS_DIR
+from api.catalogue import DEFAULT_VERSIONS_DIR
 
 CODE_ROOT = Path(__file__).resolve().parent.parent  # the checkout holding api/ and legislation/
 UNKNOWN = "unknown"

@@ -90,7 +90,7 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
         from legislation.fast import Engine
 
         if catalogue is None:
-            from api.catalogue.loader import load_catalogue
+            from api.catalogue.kept import load_catalogue
 
             catalogue = load_catalogue(settings.versions_dir)
         engine = Engine(catalogue, form_store())

@@ -83,7 +83,7 @@ def compute_blocks(
 
 def _setup(versions_dir: Path | None, header: list[str] | None) -> None:
     if "engine" not in _STATE:  # a spawned worker: build its own engine
-        from api.catalogue.loader import load_catalogue
+        from api.catalogue.kept import load_catalogue
 
         _STATE["engine"] = Engine(load_catalogue(versions_dir), form_store())
     _STATE["plan"] = CsvPlan(header) if header is not None else None

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from api.catalogue.loader import load_catalogue
+from api.catalogue.kept import load_catalogue
 from legislation import Catalogue
 from legislation.errors import CatalogueError
 

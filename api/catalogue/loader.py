@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from api.catalogue import DEFAULT_VERSIONS_DIR
 from api.catalogue.schema import ParameterFile, SourceFile, TransitionalFile, VersionFile, read_version_file
 from legislation.calculators import CALCULATORS
 from legislation.enums import KeepMode, ParameterUnit, Role, Scheme
@@ -23,8 +24,6 @@ from legislation.errors import CatalogueError
 from legislation.quotes import check_value_in_quote
 from legislation.timeline import TIMELINE_ROLES, Catalogue, Gap
 from legislation.versions import Parameter, Source, TransitionalClause, Version
-
-DEFAULT_VERSIONS_DIR = Path(__file__).resolve().parents[2] / "versions"
 
 MAX_TEXT_BYTES = 1_048_576  # a text.txt above 1 MiB is refused (the longest text on file is a few kB)
 MAX_TOML_BYTES = 1_048_576

@@ -25,7 +25,7 @@ import typer
 
 from api.cases.moves import moved_command
 from api.cases.report import per_version, write_json, write_junit
-from api.catalogue.loader import load_catalogue
+from api.catalogue.kept import load_catalogue
 from api.output import dumps
 from api.settings import Settings, normalize_database_url, redact_database_url
 from legislation import Catalogue

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from api.catalogue.loader import load_catalogue
+from api.catalogue.kept import load_catalogue
 from api.output import dumps
 from api.problem_types import BLANK, problem
 from api.terminal import is_terminal
