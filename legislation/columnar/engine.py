@@ -556,25 +556,14 @@ class Columnar:
                 columns.append((0, 0, 0, 0, 0, 0, 0, 0))
                 continue
             fallback.append(False)
-            _, status, value, eligible, vid, paragraph, kept = outcome
+            value = outcome[2]
             slot = 0
             if found.value is not None:
                 slot = slots.get(found.value, 0)
                 if not slot:
                     values.append(j)
                     slot = slots[found.value] = len(values)
-            columns.append(
-                (
-                    _STATUS[status],
-                    value is not None,
-                    -1 if eligible is None else int(eligible),
-                    self._version_index[vid] if vid is not None else -1,
-                    self._version_index[kept] if kept is not None else -1,
-                    self._paragraphs.number(paragraph),
-                    value if isinstance(value, int) else 0,
-                    slot,
-                )
-            )
+            columns.append((*self._codes(outcome), value if isinstance(value, int) else 0, slot))
         arrays = (
             np.array(columns, dtype=np.int64).reshape(-1, 8).T.copy(),
             np.array(fallback, dtype=np.bool_),
@@ -614,7 +603,7 @@ class Columnar:
                 count = size if mask is None else int(np.count_nonzero(mask))
                 result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += count
                 continue
-            _, status, value, eligible, vid, paragraph, kept = outcome
+            value = outcome[2]
             if value is not None and not isinstance(value, int):
                 found = columns.get(id(value))
                 if found is None:
@@ -624,15 +613,7 @@ class Columnar:
                 value_code = 0
             else:
                 value_code = value or 0
-            tables[:, j] = (
-                _STATUS[status],
-                value is not None,
-                -1 if eligible is None else int(eligible),
-                self._version_index[vid] if vid is not None else -1,
-                self._version_index[kept] if kept is not None else -1,
-                self._paragraphs.number(paragraph),
-                value_code,
-            )
+            tables[:, j] = (*self._codes(outcome), value_code)
         where: Any = slice(None) if everything else rows
         contiguous = isinstance(where, slice)
         if contiguous:  # straight into the result (a view of it, zeros: each row is traced once)
@@ -693,14 +674,23 @@ class Columnar:
                 self._store(result, _SCHEME_INDEX[scheme], i, outcome)
 
     def _store(self, result: ColumnarResult, s: int, i: int, outcome: Outcome) -> None:
+        codes = self._codes(outcome)
+        for target, code in zip(_TARGETS, codes, strict=True):
+            getattr(result, target)[s, i] = code
+        result.amount[s, i] = outcome[2] or 0
+
+    def _codes(self, outcome: Any) -> tuple[int, int, int, int, int, int]:
+        """An outcome as the result arrays' codes: status, amount known, eligible, version, kept version, paragraph
+        (in the order of :data:`_TARGETS`)."""
         _, status, value, eligible, vid, paragraph, kept = outcome
-        result.status[s, i] = _STATUS[status]
-        result.amount_known[s, i] = value is not None
-        result.amount[s, i] = value or 0
-        result.eligible[s, i] = -1 if eligible is None else int(eligible)
-        result.version[s, i] = self._version_index[vid] if vid is not None else -1
-        result.kept[s, i] = self._version_index[kept] if kept is not None else -1
-        result.paragraph[s, i] = self._paragraphs.number(paragraph)
+        return (
+            _STATUS[status],
+            value is not None,
+            -1 if eligible is None else int(eligible),
+            self._version_index[vid] if vid is not None else -1,
+            self._version_index[kept] if kept is not None else -1,
+            self._paragraphs.number(paragraph),
+        )
 
 
 def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64) -> I64:
@@ -714,6 +704,7 @@ def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64)
 
 
 _SCHEME_INDEX = {s: k for k, s in enumerate(ALL_SCHEMES)}
+_TARGETS = ("status", "amount_known", "eligible", "version", "kept", "paragraph")  # ColumnarResult's, by code
 _VERSION_FACTS = ("acquisition", "invoice_date", "order_date", "first_rent_date")  # what version_for reads
 _TUPLE_INDEX = {t: k for k, t in enumerate(SCHEME_TUPLES)}
 _SCHEME_NAMES = {s.value: s for s in Scheme}
