@@ -219,7 +219,6 @@ class Converted:
 
     columns: dict[str, Any]
     bad: Bool  # a cell did not convert: the row path re-reads the row and words the error
-    ids: list[str] | None
     expected: npt.NDArray[np.int64] | None = None  # cents of the expected-amount column
     expected_known: Bool | None = None
     day: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # decisive day ordinal
@@ -259,8 +258,7 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
             bad |= any_given & (flag == 1)
             flag = np.where(any_given, 0, flag).astype(np.int8)
         columns["scrapped_vehicle"] = flag
-    ids = table.column("id").to_pylist() if "id" in plan.header else None
-    found = Converted(columns, bad, ids)
+    found = Converted(columns, bad)  # (the ids: read by the output from the table's column)
     if expect is not None:
         values, known, wrong = scaled(table.column(expect).combine_chunks(), 2)
         found.bad |= wrong

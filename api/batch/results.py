@@ -305,6 +305,7 @@ class Outcomes:
         # leases whose decisive day the resolver picks per version (décret 2007-1873: resolver.version_for)
         self.eventful = np.zeros(n, dtype=np.bool_)
         self.dates = np.full((3, n), -1, dtype=np.int64)  # first rent, invoice, order (ordinals) of eventful rows
+        self.scheme_day = np.full((k, n), -1, dtype=np.int64)  # their decisive day, where the columns gave it
         self.invalid = np.zeros(n, dtype=np.bool_)
         self.errors: dict[int, str] = {}
         self.day = np.full(n, -1, dtype=np.int64)
@@ -360,6 +361,9 @@ class Outcomes:
             for k in range(len(ALL_SCHEMES)):  # scheme by scheme: measured 2× faster than one [:, positions]
                 target[k][positions] = source[k]
         self.row_schemes[positions] = result.row_schemes
+        for k, days in result.decisive.items():  # the eventful leases' decisive days the columns picked
+            decided = ~result.fallback[k]
+            self.scheme_day[k, positions[decided]] = days[decided]
         left = result.fallback & result.requested  # results the row engine computed (a refused row gives none)
         if result.errors:
             left[:, list(result.errors)] = False
@@ -408,7 +412,12 @@ class Records:
         eventful = np.flatnonzero(valid & o.eventful[row] & _DEADLINE[self.status])
         if eventful.size:  # the decisive day the resolver picks (another event than the first rent)
             rows = row[eventful]
-            day[eventful] = tables.eventful_days(k[eventful], o.dates[0, rows], o.dates[1, rows], o.dates[2, rows])
+            picked = o.scheme_day[kk[eventful], rows]  # as the columns picked it (version_for's, per pattern)
+            left = np.flatnonzero(picked < 0)  # the row engine's rows: version_for once per scheme and dates
+            if left.size:
+                at = rows[left]
+                picked[left] = tables.eventful_days(k[eventful][left], o.dates[0, at], o.dates[1, at], o.dates[2, at])
+            day[eventful] = picked
         self.deadline = tables.deadline_codes(kk, day, self.version, self.status)
         self.provenance = tables.provenance_codes(self.version, self.kept, self.paragraph)
         # (reason, missing facts): by key (index in tables.explanations.values), or explained for the row (index in

@@ -105,6 +105,10 @@ class ColumnarResult:
     fallback_reasons: Counter[str] = field(default_factory=Counter)
     paths: int = 0  # paths the traces ran (each a replay of a calculator in Python: what a batch's time goes to)
     replayed: int = 0  # rows (of a version's chunk) decided by a recorded decision tree, without a trace
+    # per scheme whose versions are picked by other events (décret 2007-1873's): each row's decisive day ordinal, as
+    # the resolver's version_for picks it for a lease (the first rent or invoice for the others); meaningful where
+    # the result is not a fallback
+    decisive: dict[int, I64] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -246,6 +250,7 @@ class Columnar:
             paragraphs=self.paragraphs,
         )
         day, row_fallback, days = self._decisive(n, facts)
+        result.decisive = {_SCHEME_INDEX[scheme]: found for scheme, found in days.items()}
         for s, scheme in enumerate(ALL_SCHEMES):
             if requested[s].any():
                 self._scheme(result, s, scheme, facts, days.get(scheme, day), row_fallback | ~requested[s])
