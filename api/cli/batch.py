@@ -24,7 +24,7 @@ import typer
 
 from api.batch.arrow_run import Piece, Settings, Span, header_problem, run_pieces, setup
 from api.batch.results import OUTPUT_COLUMNS, euros
-from api.batch.run import PARALLEL_FROM_BYTES, Progress, read_blocks
+from api.batch.run import PARALLEL_FROM_BYTES, Progress, read_blocks, read_spans
 from api.cli.options import VersionsDir, catalogue_from, fail
 
 ARROW_SCALE = 16  # CSV blocks of 16 × 1 MB (≈ 70 000 rows) on the columnar path: the columns amortise their work
@@ -142,11 +142,12 @@ def batch(
             items = (("parquet", first, b) for first, b in _numbered(batches, meter))
         else:
             block = ARROW_SCALE if engine is EngineName.COLUMNAR and kind is Format.CSV else 1
-            blocks = _blocks(source, 2 if kind is Format.CSV else 1, block, meter)
+            first_line = 2 if kind is Format.CSV else 1
             if count > 1 and input_path != "-" and source.seekable():  # the workers read their blocks themselves
-                items = ((kind.value, first, span) for first, span in _spans(blocks, input_path, source.tell()))
+                sizes = read_spans(source, first_line, progress=meter, scale=block)
+                items = ((kind.value, first, span) for first, span in _spans(sizes, input_path, source.tell()))
             else:
-                items = ((kind.value, first, data) for first, data in blocks)
+                items = ((kind.value, first, data) for first, data in _blocks(source, first_line, block, meter))
         totals = Piece()
         writer: Any = None
         if target is Format.CSV:
@@ -184,11 +185,11 @@ def _blocks(source: BinaryIO, first_line: int, scale: int, meter: Progress) -> I
     return read_blocks(source, first_line, csv_quotes=False, progress=meter, scale=scale)
 
 
-def _spans(blocks: Iterator[tuple[int, bytes]], path: str, offset: int) -> Iterator[tuple[int, Span]]:
+def _spans(sizes: Iterator[tuple[int, int]], path: str, offset: int) -> Iterator[tuple[int, Span]]:
     """Each block by its place in the file (the blocks are contiguous, from ``offset``: after the header)."""
-    for first, data in blocks:
-        yield first, Span(path, offset, len(data))
-        offset += len(data)
+    for first, size in sizes:
+        yield first, Span(path, offset, size)
+        offset += size
 
 
 def _parquet(source: BinaryIO) -> tuple[list[str], Iterator[Any], int]:
