@@ -65,6 +65,7 @@ class Piece:
     first_error: str | None = None
     compared: int = 0
     recovered: int = 0  # blocks read again row by row after an unforeseen failure of the Arrow reading
+    unreadable: str | None = None  # the input could not be read there (a damaged Parquet row group): the run stops
     mismatches: list[tuple[int, str | None, int, int | None, str]] = field(default_factory=list)
 
 
@@ -81,6 +82,20 @@ class Span:
         with open(self.path, "rb") as source:
             source.seek(self.offset)
             return source.read(self.size)
+
+
+@dataclass(slots=True, frozen=True)
+class RowGroups:
+    """Row groups of a Parquet file, by index: a worker process reads them itself (measured on 1 000 000 rows: the
+    parent's decoding of every batch was 1.6 CPU-s, the whole run's critical path)."""
+
+    path: str
+    groups: tuple[int, ...]
+
+    def read(self) -> Any:
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(self.path).read_row_groups(list(self.groups), use_threads=False)
 
 
 def setup(settings: Settings, catalogue: Any = None) -> None:
@@ -128,6 +143,11 @@ def work(item: tuple[str, int, Any]) -> Piece:
     kind, first, data = item
     if isinstance(data, Span):
         data = data.read()
+    elif isinstance(data, RowGroups):
+        try:
+            data = data.read()
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            return Piece(unreadable=f"row {first} on: {exc}")
     if kind == "jsonl":
         return _jsonl(first, data)
     settings: Settings = _STATE["settings"]

@@ -120,7 +120,8 @@ def batch(
         items: Iterator[tuple[str, int, Any]]
         rows = 0  # Parquet: the progress counts rows, not bytes
         if kind is Format.PARQUET:
-            header, batches, rows = _parquet(source)
+            header, reader = _parquet(source)
+            rows = reader.metadata.num_rows
         elif kind is Format.CSV:
             header = _header(source)
         else:
@@ -139,7 +140,12 @@ def batch(
         shown = progress or (sys.stderr.isatty() and not quiet)
         meter = stack.enter_context(Progress(rows if kind is Format.PARQUET else size, enabled=shown))
         if kind is Format.PARQUET:
-            items = (("parquet", first, b) for first, b in _numbered(batches, meter))
+            groups = _row_groups(reader, input_path, meter) if count > 1 and input_path != "-" else None
+            if groups is not None:  # the workers read their row groups themselves
+                items = (("parquet", first, part) for first, part in groups)
+            else:
+                batches = reader.iter_batches(batch_size=PARQUET_BATCH_ROWS)
+                items = (("parquet", first, b) for first, b in _numbered(batches, meter))
         else:
             block = ARROW_SCALE if engine is EngineName.COLUMNAR and kind is Format.CSV else 1
             first_line = 2 if kind is Format.CSV else 1
@@ -153,6 +159,8 @@ def batch(
         if target is Format.CSV:
             sink.write((",".join(OUTPUT_COLUMNS) + "\n").encode())
         for piece in run_pieces(items, count, settings):
+            if piece.unreadable is not None:
+                fail(422, "Invalid Parquet input", [{"field": "INPUT", "message": piece.unreadable}], 2)
             if target is Format.PARQUET:
                 writer = writer or _parquet_writer(sink, piece.data.schema)
                 writer.write_table(piece.data.cast(writer.schema))
@@ -192,7 +200,7 @@ def _spans(sizes: Iterator[tuple[int, int]], path: str, offset: int) -> Iterator
         offset += size
 
 
-def _parquet(source: BinaryIO) -> tuple[list[str], Iterator[Any], int]:
+def _parquet(source: BinaryIO) -> tuple[list[str], Any]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -207,7 +215,30 @@ def _parquet(source: BinaryIO) -> tuple[list[str], Iterator[Any], int]:
     wrong = [f"{f.name}: {f.type} is not a cell's value" for f in schema if unreadable_type(f.type)]
     if wrong:
         fail(422, "Invalid Parquet input", [{"field": "header", "message": "; ".join(wrong)}], 2)
-    return list(schema.names), reader.iter_batches(batch_size=PARQUET_BATCH_ROWS), reader.metadata.num_rows
+    return list(schema.names), reader
+
+
+def _row_groups(reader: Any, path: str, meter: Progress) -> Iterator[tuple[int, Any]] | None:
+    """The file's row groups in parts of about PARQUET_BATCH_ROWS rows or more, with the number of their first row,
+    for workers that read them themselves (None: a row group too big for flat memory, read in batches here)."""
+    from api.batch.arrow_run import RowGroups
+
+    metadata = reader.metadata
+    sizes = [metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)]
+    if any(size > 4 * PARQUET_BATCH_ROWS for size in sizes):
+        return None
+
+    def parts() -> Iterator[tuple[int, Any]]:
+        first, group, rows = 1, [], 0
+        for i, size in enumerate(sizes):
+            group.append(i)
+            rows += size
+            if rows >= PARQUET_BATCH_ROWS or i == len(sizes) - 1:
+                yield first, RowGroups(path, tuple(group))
+                meter.read(rows)
+                first, group, rows = first + rows, [], 0
+
+    return parts()
 
 
 def _numbered(batches: Iterator[Any], meter: Progress) -> Iterator[tuple[int, Any]]:

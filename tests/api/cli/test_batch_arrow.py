@@ -210,6 +210,30 @@ def test_a_file_that_is_not_parquet_is_refused_without_a_traceback(tmp_path: Pat
     assert "not a Parquet file" in json.loads(result.stderr)["errors"][0]["message"]
 
 
+def test_workers_read_parquet_row_groups_themselves(tmp_path: Path, corpus: tuple[Path, list[Any]]) -> None:
+    """With workers, each reads its row groups from the file (api.batch.arrow_run.RowGroups): the same records as
+    one process reading batches; a damaged row group stops the run with the reading's message, not a traceback."""
+    source, _ = corpus
+    frame = pa.csv.read_csv(
+        source, convert_options=pa.csv.ConvertOptions(column_types={c: pa.string() for c in CSV_COLUMNS})
+    )
+    path = tmp_path / "groups.parquet"
+    pq.write_table(frame, path, row_group_size=7, compression="none")  # many small row groups
+    assert pq.ParquetFile(path).metadata.num_row_groups > 10
+    one = records(run(str(path), "--quiet", "--out-format", "csv", "--workers", "1").stdout)
+    two = records(run(str(path), "--quiet", "--out-format", "csv", "--workers", "2").stdout)
+    assert two == one and len(one) >= frame.num_rows
+    data = bytearray(path.read_bytes())
+    chunk = pq.ParquetFile(path).metadata.row_group(5).column(2)  # a page of row group 5: no longer decodes
+    data[chunk.data_page_offset : chunk.data_page_offset + 16] = b"\xff" * 16
+    damaged = tmp_path / "damaged.parquet"
+    damaged.write_bytes(bytes(data))
+    result = run(str(damaged), "--quiet", "--out-format", "csv", "--workers", "2")
+    assert result.exit_code == 2, result.output
+    problem = json.loads(result.stderr)
+    assert problem["title"] == "Invalid Parquet input" and problem["errors"][0]["message"].startswith("row ")
+
+
 def test_json_lines_ids_pass_through(tmp_path: Path) -> None:
     request = {
         "id": "dossier-17",
