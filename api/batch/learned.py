@@ -174,6 +174,26 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
     if fresh:
         data = {"recordings": columnar.recordings(), "lifted": columnar.lifted_results()}
         _store(base / "paths").save(slot, dumps(data))
+        prune(base / "paths")
+
+
+KEPT = 4  # files of recordings kept in the cache (the most recently written: other catalogues or code, earlier)
+
+
+def prune(folder: Path) -> None:
+    """The cache's files of recordings but the :data:`KEPT` most recently written removed (each code or catalogue
+    change writes a new one: without this, they would pile up)."""
+    try:
+        found = sorted(
+            (p for p in folder.iterdir() if p.name.endswith(SUFFIX) and p.is_file()),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+    except OSError:
+        return
+    for stale in found[KEPT:]:
+        with contextlib.suppress(OSError):
+            stale.unlink()
 
 
 def cache_file(catalogue: Any) -> Path | None:

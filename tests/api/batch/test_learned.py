@@ -156,3 +156,16 @@ def test_off_keeps_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert learned.cache_file(CATALOGUE) is None
     learned.save(runner, CATALOGUE)
     assert learned.load(_runner(), CATALOGUE) is False
+
+
+def test_only_the_latest_files_are_kept(tmp_path: Path) -> None:
+    import os
+
+    for k in range(7):  # seven catalogues or code changes, written one after the other
+        path = tmp_path / f"{k:032x}{learned.SUFFIX}"
+        path.write_bytes(b"x")
+        os.utime(path, (1_000_000 + k, 1_000_000 + k))
+    (tmp_path / "other.txt").write_text("not ours")
+    learned.prune(tmp_path)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == [*(f"{k:032x}{learned.SUFFIX}" for k in (3, 4, 5, 6)), "other.txt"]  # the 4 latest (KEPT)
