@@ -22,7 +22,7 @@ from typing import Annotated, Any, BinaryIO
 
 import typer
 
-from api.batch.arrow_run import Piece, Settings, Span, header_problem, run_pieces, setup
+from api.batch.arrow_run import Piece, Settings, Span, header_problem, run_pieces, setup, write_piece
 from api.batch.results import OUTPUT_COLUMNS, euros
 from api.batch.run import PARALLEL_FROM_BYTES, Progress, read_blocks, read_spans
 from api.cli.options import VersionsDir, catalogue_from, fail
@@ -165,7 +165,7 @@ def batch(
                 writer = writer or _parquet_writer(sink, piece.data.schema)
                 writer.write_table(piece.data.cast(writer.schema))
             else:
-                sink.write(piece.data)
+                write_piece(sink, piece)
             _add(totals, piece)
             meter.update(totals.rows)
         meter.update(totals.rows, last=True)
