@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import typer
 
-from api.cli import batch, browse, cases, catalogue, parameters, purchase, timeline
+from api.cli import batch, browse, cache, cases, catalogue, parameters, purchase, timeline
 
 app = typer.Typer(
     name="vigueur",
@@ -24,6 +24,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(cases.cases_app, name="cases")
+app.add_typer(cache.cache_app, name="cache")
 app.command()(catalogue.load)
 app.command()(catalogue.serve)
 app.add_typer(catalogue.db_app, name="db")
