@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 from api.cli.main import app as cli
 
 
-
 def _run(*args: str) -> dict[str, object]:
     result = CliRunner().invoke(cli, list(args))
     assert result.exit_code == 0, result.output
