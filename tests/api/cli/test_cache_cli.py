@@ -31,9 +31,12 @@ def test_info_then_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     )
     done = CliRunner().invoke(cli, ["batch", str(source), "--out", str(tmp_path / "out.csv"), "--quiet"])
     assert done.exit_code == 0, done.output
+    # (the kernels are written only where this process compiled them: an earlier test may have, so one is added)
+    (cache / "kernels").mkdir(exist_ok=True)
+    (cache / "kernels" / "0123456789abcdef.form").write_bytes(b"an entry")
     full = _run("cache", "info")
     files = {k: v["files"] for k, v in full["kinds"].items()}  # type: ignore[union-attr]
-    assert files["kernels"] > 0 and files["catalogue"] == 1 and files["paths"] == 1, files
+    assert files["kernels"] >= 1 and files["catalogue"] == 1 and files["paths"] == 1, files
     (cache / "paths" / "notes.txt").write_text("not the cache's")  # another file there: never removed
     cleared = _run("cache", "clear")
     assert cleared["removed"] == files
