@@ -12,11 +12,15 @@ write is not read.
 from __future__ import annotations
 
 import contextlib
+import enum
+import io
 import os
+import pickle
 import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from legislation.fast.stored import FormStore
 
@@ -80,3 +84,22 @@ def form_store(environ: Mapping[str, str] | None = None) -> FormStore | None:
     """The store of compiled calculators this process uses (None: the cache is off)."""
     directory = cache_dir(environ)
     return FileStore(directory / "kernels") if directory is not None else None
+
+
+def restricted_loads(data: bytes, allowed: frozenset[tuple[str, str]], what: str) -> Any:
+    """``pickle.loads`` of a cache entry that may build only the globals ``allowed`` (module, name) and the enums
+    defined in :mod:`legislation.enums`; any other global is refused before it is looked up (an entry is data read
+    from disk: nothing in it may name a function to call). Raises :class:`pickle.UnpicklingError` (``what``: what
+    the entry should hold, for the message)."""
+
+    class Restricted(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            if (module, name) in allowed:
+                return super().find_class(module, name)
+            if module == "legislation.enums" and "." not in name:
+                found = super().find_class(module, name)
+                if isinstance(found, type) and issubclass(found, enum.Enum) and found.__module__ == module:
+                    return found
+            raise pickle.UnpicklingError(f"{module}.{name} is not {what}")
+
+    return Restricted(io.BytesIO(data)).load()

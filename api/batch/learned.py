@@ -29,10 +29,8 @@ deleted at any time. ``VIGUEUR_CACHE_DIR=off`` turns it off.
 from __future__ import annotations
 
 import contextlib
-import enum
 import gc
 import hashlib
-import io
 import os
 import pickle
 import sys
@@ -41,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from api.kernel_cache import FileStore, cache_dir
+from api.kernel_cache import FileStore, cache_dir, restricted_loads
 from legislation.fast.compile import LIFTED
 from legislation.fast.stored import sources_digest
 
@@ -78,23 +76,12 @@ def loads(data: bytes) -> Any:
     collecting = gc.isenabled()
     gc.disable()  # many small tuples, none in a cycle: the collector's passes over them would double the time
     try:
-        return _Plain(io.BytesIO(data)).load()
+        return restricted_loads(data, _ALLOWED, "plain data")
     except Exception:  # noqa: BLE001 - a damaged file is a miss, whatever the unpickling raised
         return None
     finally:
         if collecting:
             gc.enable()
-
-
-class _Plain(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in _ALLOWED:
-            return super().find_class(module, name)
-        if module == "legislation.enums":  # the enums of facts and outcomes, nothing else of that module
-            found = super().find_class(module, name)
-            if isinstance(found, type) and issubclass(found, enum.Enum) and found.__module__ == module:
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
 
 
 _ALLOWED = frozenset(

@@ -26,19 +26,17 @@ from __future__ import annotations
 import gc
 import hashlib
 import importlib.util
-import io
 import os
 import pickle
 import stat
 import sys
 from datetime import date
 from decimal import Decimal
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from api.catalogue import DEFAULT_VERSIONS_DIR
-from api.kernel_cache import FileStore, cache_dir
+from api.kernel_cache import FileStore, cache_dir, restricted_loads
 from legislation.fast.stored import sources_digest
 from legislation.timeline import Catalogue, Gap, Timeline
 from legislation.versions import Parameter, Source, TransitionalClause, Version
@@ -157,7 +155,7 @@ def unpack(data: bytes | None, key: str) -> Catalogue | None:
     collecting = gc.isenabled()
     gc.disable()  # thousands of small objects, none in a cycle: the collector's passes would only slow it
     try:
-        found = _Catalogue(io.BytesIO(body[KEY:])).load()
+        found = restricted_loads(body[KEY:], ALLOWED, "part of a catalogue")
     except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever the unpickling raised
         return None
     finally:
@@ -166,14 +164,3 @@ def unpack(data: bytes | None, key: str) -> Catalogue | None:
     return found if isinstance(found, Catalogue) else None
 
 
-class _Catalogue(pickle.Unpickler):
-    """Builds only the classes a catalogue holds; any other global is refused before it is looked up."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in ALLOWED:
-            return super().find_class(module, name)
-        if module == "legislation.enums" and "." not in name:
-            found = super().find_class(module, name)
-            if isinstance(found, type) and issubclass(found, Enum):
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a catalogue")
