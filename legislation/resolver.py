@@ -81,6 +81,14 @@ class Resolution:
         """The decisive date falls after the end of the aid: ``version`` is the text that ended it."""
         return self.version is not None and self.version.role is Role.ENDED
 
+    @property
+    def message(self) -> str | None:
+        """What the answer says when no calculator can run: no version on file for the decisive date, or the aid
+        ended (:func:`ended_note`); None otherwise."""
+        if self.version is None:
+            return f"no version of the {self.scheme.value} amounts on file for {self.decisive_date.isoformat()}"
+        return ended_note(self.version) if self.ended else None
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SchemeResult:

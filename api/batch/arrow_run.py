@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from api.batch import learned
+from api.batch import learned, memos
 from api.batch.arrow_read import convert, read_plain, read_strings, split_lines
 from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
@@ -113,7 +113,9 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
         columnar = Columnar(catalogue, engine)
         if settings.engine == "columnar":
             learned.load(columnar, catalogue)  # the paths earlier runs traced (forked workers inherit them)
-        _STATE.update(catalogue=catalogue, engine=engine, columnar=columnar, tables=Tables(catalogue, engine))
+        tables = Tables(catalogue, engine)
+        memos.load(tables, catalogue)  # the deadlines and explanations earlier runs computed (as the paths)
+        _STATE.update(catalogue=catalogue, engine=engine, columnar=columnar, tables=tables)
     names = [n for n in settings.header if n != settings.expect]
     _STATE["plan"] = CsvPlan(list(names)) if names else None  # JSON Lines: no header
     _STATE["settings"] = settings
@@ -463,6 +465,7 @@ def run_pieces(items: Iterator[tuple[str, int, Any]], workers: int, settings: Se
         yield from map(work, items)
         if settings.engine == "columnar":
             learned.save(_STATE["columnar"], _STATE["catalogue"])  # what was traced, for the next runs
+        memos.save(_STATE["tables"], _STATE["catalogue"])
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with (
@@ -480,12 +483,17 @@ def run_pieces(items: Iterator[tuple[str, int, Any]], workers: int, settings: Se
         pool.join()  # the workers exit, each leaving the paths it traced in the spill directory (_worker)
         if settings.engine == "columnar":
             learned.save(_STATE["columnar"], _STATE["catalogue"], spill)  # the workers' traces, for the next runs
+        memos.save(_STATE["tables"], _STATE["catalogue"], spill)  # and the values they computed
 
 
 def _worker(settings: Settings) -> None:
     """A worker process's set-up; on its way out (the pool closed), the paths its traces found are written to the
     run's spill directory, for the cache (:func:`api.batch.learned.save`)."""
     setup(settings)
+    if settings.spill is not None:
+        multiprocessing.util.Finalize(
+            None, memos.share, (_STATE["tables"], _STATE["catalogue"], settings.spill), exitpriority=10
+        )
     if settings.engine == "columnar" and settings.spill is not None:
         multiprocessing.util.Finalize(None, learned.share, (_STATE["columnar"], settings.spill), exitpriority=10)
 

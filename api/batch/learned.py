@@ -49,7 +49,10 @@ SUFFIX = ".paths"
 
 def fingerprint(catalogue: Any) -> str | None:
     """A digest of what the recorded paths depend on (see the module's docstring); None when the sources cannot be
-    read (then nothing is kept)."""
+    read (then nothing is kept). The last catalogue's is kept (a run asks for it several times: ~7 ms each)."""
+    last = _LAST
+    if last and last[0] is catalogue:
+        return last[1]
     sources = sources_digest()
     if sources is None:
         return None
@@ -57,7 +60,12 @@ def fingerprint(catalogue: Any) -> str | None:
     for vid in sorted(catalogue.versions):
         digest.update(repr(catalogue.versions[vid]).encode())
     digest.update(repr(sorted((str(k), repr(t.gaps)) for k, t in catalogue.timelines.items())).encode())
-    return digest.hexdigest()[:32]
+    found = digest.hexdigest()[:32]
+    _LAST[:] = [catalogue, found]
+    return found
+
+
+_LAST: list[Any] = []  # the catalogue (itself: not a copy made since) and its fingerprint
 
 
 # -- plain data ------------------------------------------------------------------------------------------------
@@ -167,18 +175,18 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
 KEPT = 4  # files of recordings kept in the cache (the most recently written: other catalogues or code, earlier)
 
 
-def prune(folder: Path) -> None:
-    """The cache's files of recordings but the :data:`KEPT` most recently written removed (each code or catalogue
-    change writes a new one: without this, they would pile up)."""
+def prune(folder: Path, suffix: str = SUFFIX, kept: int = KEPT) -> None:
+    """The cache's files of recordings (``suffix``) but the ``kept`` most recently written removed (each code or
+    catalogue change writes a new one: without this, they would pile up)."""
     try:
         found = sorted(
-            (p for p in folder.iterdir() if p.name.endswith(SUFFIX) and p.is_file()),
+            (p for p in folder.iterdir() if p.name.endswith(suffix) and p.is_file()),
             key=lambda p: p.stat().st_mtime,
             reverse=True,
         )
     except OSError:
         return
-    for stale in found[KEPT:]:
+    for stale in found[kept:]:
         with contextlib.suppress(OSError):
             stale.unlink()
 

@@ -110,19 +110,40 @@ class Memo:
         new = np.flatnonzero(found == -2)
         if new.size:
             first = np.unique(inverse, return_index=True)[1]  # distinct keys are numbered by first appearance
-            computed = compute(first[new])
-            with self._lock:
-                for d, value in zip(new.tolist(), computed, strict=True):
-                    if value is not None:
-                        found[d] = len(self.values)
-                        self.values.append(value)
-                    else:
-                        found[d] = -1
-                known, known_codes = self._index
-                merged = np.concatenate([known, distinct[new]])
-                order = np.argsort(merged, kind="stable")
-                self._index = (merged[order], np.concatenate([known_codes, found[new]])[order])
+            found[new] = self._add(distinct[new], compute(first[new]))
         return found[inverse]
+
+    def _add(self, keys: npt.NDArray[np.int64], values: list[Any]) -> npt.NDArray[np.int64]:
+        """Keys not met yet (distinct) and their values, added; their codes."""
+        codes = np.full(len(keys), -1, dtype=np.int64)
+        with self._lock:
+            for d, value in enumerate(values):
+                if value is not None:
+                    codes[d] = len(self.values)
+                    self.values.append(value)
+            known, known_codes = self._index
+            merged = np.concatenate([known, keys])
+            order = np.argsort(merged, kind="stable")
+            self._index = (merged[order], np.concatenate([known_codes, codes])[order])
+        return codes
+
+    def __len__(self) -> int:
+        """How many keys were met."""
+        return len(self._index[0])
+
+    def entries(self) -> tuple[npt.NDArray[np.int64], list[Any]]:
+        """Every key met (sorted) and its value (None: none), to be :meth:`learn`-ed by another memo."""
+        known, codes = self._index
+        values = self.values
+        return known.copy(), [None if c < 0 else values[c] for c in codes.tolist()]
+
+    def learn(self, keys: npt.NDArray[np.int64], values: list[Any]) -> int:
+        """The keys not met yet of ``keys`` (distinct) with their ``values`` (computed elsewhere: another process,
+        an earlier run), added; how many."""
+        new = np.flatnonzero(self._found(keys) == -2)
+        if new.size:
+            self._add(keys[new], [values[i] for i in new.tolist()])
+        return int(new.size)
 
     def _found(self, distinct: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The codes of keys already met (-2: not met)."""
@@ -136,8 +157,10 @@ class Memo:
         """``make`` of every value, as an Arrow array (kept while no value is added)."""
         count = len(self.values)
         cached = self._arrays.get(name)
-        if cached is None or cached[0] != count:
-            cached = self._arrays[name] = (count, pa.array([make(v) for v in self.values[:count]], kind or pa.string()))
+        if cached is None or cached[0] != count:  # the values added since, made and appended
+            done, made = cached if cached is not None else (0, None)
+            more = pa.array([make(v) for v in self.values[done:count]], kind or pa.string())
+            cached = self._arrays[name] = (count, more if made is None else pa.concat_arrays([made, more]))
         return cached[1]
 
 
@@ -164,7 +187,8 @@ class Tables:
         self.deadlines = Memo()  # ISO dates, by (scheme, decisive day)
         self.provenances = Memo()  # by (version, kept version, paragraph)
         self.explanations = Memo()  # (reason, missing facts), by explained_key
-        self._eventful: dict[tuple[int, int, int, int], int] = {}
+        self.eventful_known: dict[tuple[int, int, int, int], int] = {}  # eventful_day's
+        self.memos_kept = 0  # how many of these values the cache holds (api.batch.memos)
         from legislation.fast.engine import Engine
 
         engine = Engine(catalogue) if engine is None else engine
@@ -245,7 +269,7 @@ class Tables:
 
     def eventful_days(self, *columns: npt.NDArray[np.int64]) -> list[int]:
         """:meth:`eventful_day` of each (scheme, first rent, invoice, order) of ``columns``."""
-        known = self._eventful
+        known = self.eventful_known
         days = []
         for key in zip(*(c.tolist() for c in columns), strict=True):
             found = known.get(key)
@@ -256,7 +280,7 @@ class Tables:
         """The decisive day of a lease whose version is picked by its own event (décret 2007-1873):
         :func:`legislation.resolver.version_for` on the row's dates, once per scheme and dates."""
         key = (k, rent, invoice, order)
-        found = self._eventful.get(key)
+        found = self.eventful_known.get(key)
         if found is None:
             dates = [date.fromordinal(d) if d > 0 else None for d in (rent, invoice, order)]
             stub = Row(
@@ -266,7 +290,7 @@ class Tables:
                 found = version_for(self.catalogue.timeline(ALL_SCHEMES[k]), stub)[1].toordinal()
             except (InvalidFacts, ArithmeticError, ValueError):
                 found = -1
-            self._eventful[key] = found
+            self.eventful_known[key] = found
         return found
 
     def explained(self, k: int, facts: Row | None) -> tuple[str | None, str | None]:
@@ -282,9 +306,7 @@ class Tables:
         if award is not None:
             return (award.reason, "|".join(award.missing_facts) or None)
         # no calculator ran: the answer's message (no version on file, the aid ended) and warnings
-        from api.purchase.render import resolved_fields
-
-        message = resolved_fields(result.resolution)["message"]
+        message = result.resolution.message
         return ("; ".join(x for x in (message, *result.warnings) if x) or None, None)
 
 

@@ -2,10 +2,11 @@
 
 Runs keep derived data in vigueur's cache directory (:func:`api.kernel_cache.cache_dir`: ``$VIGUEUR_CACHE_DIR``,
 else ``$XDG_CACHE_HOME/vigueur``, else ``~/.cache/vigueur``; ``VIGUEUR_CACHE_DIR=off``: nothing kept) — the compiled
-calculators (``kernels/``), the validated catalogue (``catalogue/``) and the columnar engine's recorded paths
-(``paths/``). Each only saves time: deleting it is always safe, the next run builds it again. ``clear`` removes only
-those files (by their folder and suffix, and the temporary files of an interrupted write), never anything else a
-directory named by ``VIGUEUR_CACHE_DIR`` may hold.
+calculators (``kernels/``), the validated catalogue (``catalogue/``), the columnar engine's recorded paths
+(``paths/``) and the batch's values met (``memos/``: claim deadlines, explanations by key, cells converted). Each
+only saves time: deleting it is always safe, the next run builds it again. ``clear`` removes only those files (by
+their folder and suffix, and the temporary files of an interrupted write), never anything else a directory named by
+``VIGUEUR_CACHE_DIR`` may hold.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ KINDS = {  # folder: what its entries are
     "kernels": "the compiled calculators, one per version",
     "catalogue": "the validated catalogue, one per versions folder",
     "paths": "the columnar engine's recorded paths, one per catalogue and code",
+    "memos": "the batch's claim deadlines, explanations and cells met, one per catalogue and code",
 }
 
 
@@ -33,8 +35,10 @@ def _suffix(folder: str) -> str:
         from api.kernel_cache import SUFFIX
     elif folder == "catalogue":
         from api.catalogue.kept import SUFFIX
-    else:
+    elif folder == "paths":
         from api.batch.learned import SUFFIX
+    else:
+        from api.batch.memos import SUFFIX
     return SUFFIX
 
 

@@ -31,7 +31,7 @@ from legislation import Buyer, Catalogue, Purchase, Scheme, ScrappedVehicle, Sou
 from legislation.award import Award, Step
 from legislation.enums import KeepMode
 from legislation.money import format_euros
-from legislation.resolver import ClauseCheck, Resolution, SchemeResult, calculate, ended_note, kept_version, resolve
+from legislation.resolver import ClauseCheck, Resolution, SchemeResult, calculate, kept_version, resolve
 from legislation.versions import TransitionalClause
 
 _SOURCE_FIELDS = fields(Source)
@@ -148,13 +148,6 @@ def render_result(result: SchemeResult) -> SchemeResultOut:
 def resolved_fields(resolution: Resolution) -> dict[str, Any]:
     """The fields every resolved answer shares (:class:`api.purchase.models.ResolvedOut`)."""
     v = resolution.version
-    message = None
-    if v is None:
-        message = (
-            f"no version of the {resolution.scheme.value} amounts on file for {resolution.decisive_date.isoformat()}"
-        )
-    elif resolution.ended:
-        message = ended_note(v)
     return {
         "scheme": resolution.scheme.value,
         "version_id": v.id if v else None,
@@ -172,7 +165,7 @@ def resolved_fields(resolution: Resolution) -> dict[str, Any]:
         "nearest_versions": None
         if v
         else NearestOut(before=version_ref(resolution.nearest_before), after=version_ref(resolution.nearest_after)),
-        "message": message,
+        "message": resolution.message,
     }
 
 
@@ -199,9 +192,7 @@ def _clause_fields(c: TransitionalClause) -> dict[str, Any]:
 
 def render_clause(check: ClauseCheck) -> ClauseOut:
     """A transitional clause examined for one purchase, with the test it passed or failed."""
-    return ClauseOut(
-        **_clause_fields(check.clause), open=check.open, test=check.test, missing_fact=check.missing_fact
-    )
+    return ClauseOut(**_clause_fields(check.clause), open=check.open, test=check.test, missing_fact=check.missing_fact)
 
 
 def render_version_clause(clause: TransitionalClause) -> VersionClauseOut:

@@ -22,7 +22,12 @@ def test_info_then_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("VIGUEUR_CACHE_DIR", str(cache))
     empty = _run("cache", "info")
     assert empty["directory"] == str(cache) and empty["enabled"] is True
-    assert {k: v["files"] for k, v in empty["kinds"].items()} == {"kernels": 0, "catalogue": 0, "paths": 0}  # type: ignore[union-attr]
+    assert {k: v["files"] for k, v in empty["kinds"].items()} == {  # type: ignore[union-attr]
+        "kernels": 0,
+        "catalogue": 0,
+        "paths": 0,
+        "memos": 0,
+    }
     source = tmp_path / "in.csv"
     source.write_text(
         "id,acquisition,invoice_date,vehicle_category,vehicle_energy,vehicle_co2_g_per_km,vehicle_acquisition_cost,"
@@ -36,7 +41,7 @@ def test_info_then_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     (cache / "kernels" / "0123456789abcdef.form").write_bytes(b"an entry")
     full = _run("cache", "info")
     files = {k: v["files"] for k, v in full["kinds"].items()}  # type: ignore[union-attr]
-    assert files["kernels"] >= 1 and files["catalogue"] == 1 and files["paths"] == 1, files
+    assert files["kernels"] >= 1 and files["catalogue"] == 1 and files["paths"] == 1 and files["memos"] == 1, files
     (cache / "paths" / "notes.txt").write_text("not the cache's")  # another file there: never removed
     cleared = _run("cache", "clear")
     assert cleared["removed"] == files
@@ -48,4 +53,7 @@ def test_info_then_clear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VIGUEUR_CACHE_DIR", "off")
     assert _run("cache", "info") == {"directory": None, "enabled": False}
-    assert _run("cache", "clear") == {"directory": None, "removed": {"kernels": 0, "catalogue": 0, "paths": 0}}
+    assert _run("cache", "clear") == {
+        "directory": None,
+        "removed": {"kernels": 0, "catalogue": 0, "paths": 0, "memos": 0},
+    }
