@@ -144,6 +144,8 @@ def load(columnar: Any, catalogue: Any) -> bool:
         columnar.learn_lifted_results(kept.get("lifted", {}))
     except (ValueError, TypeError, KeyError, AttributeError):
         return False
+    _restore_dense(columnar, kept.get("dense"))
+    _restore_leaf_tables(columnar, kept.get("leaves"))
     return True
 
 
@@ -167,9 +169,163 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
                     columnar.learn(learned["paths"])
                     fresh = True
     if fresh:
-        data = {"recordings": columnar.recordings(), "lifted": columnar.lifted_results()}
+        data = {
+            "recordings": columnar.recordings(),
+            "lifted": columnar.lifted_results(),
+            "dense": _dense(columnar),
+            "leaves": _leaf_tables(columnar),
+        }
         _store(base / "paths").save(slot, dumps(data))
         prune(base / "paths")
+
+
+# -- the recordings' dense tables ------------------------------------------------------------------------------
+#
+# Replaying a recording walks its transitions as a dense table (legislation.columnar.recorded.Tables), built from
+# the recording once per process (Recording.tables): ~16 ms of each worker's first block. Kept with the recordings
+# (numpy arrays: read at no cost), for the recordings whose states they were built for.
+
+
+def _dense(columnar: Any) -> dict[Any, tuple[Any, ...]]:
+    """Each recording's dense table (built here when not yet), by recording."""
+    found: dict[Any, tuple[Any, ...]] = {}
+    try:
+        for key, recording in columnar._recordings.items():
+            if recording.leaves:
+                t = recording.tables()
+                states = len(recording.recipe_of)
+                found[key] = (states, t.recipe_of, t.offset, t.table, t.leaf_of, list(t.widths), list(t.held))
+    except (AttributeError, TypeError, ValueError):  # the engine keeps them otherwise: none kept
+        return {}
+    return found
+
+
+def _restore_dense(columnar: Any, dense: Any) -> int:
+    """The dense tables of :func:`_dense` given to the recordings they fit (each checked: the others are built
+    when replayed, as without them); how many."""
+    if not isinstance(dense, dict):
+        return 0
+    from legislation.columnar.recorded import Tables
+
+    restored = 0
+    for key, item in dense.items():
+        try:
+            recording = columnar._recordings.get(key)
+            if recording is None or not _fits(recording, item):
+                continue
+            states, *fields = item
+            recording.arrays = (states, Tables(*fields))
+        except (AttributeError, TypeError, ValueError):
+            continue
+        restored += 1
+    return restored
+
+
+def _fits(recording: Any, item: Any) -> bool:
+    """``item`` is a dense table of ``recording`` as it is: its states, and arrays of the right kinds, lengths and
+    ranges."""
+    if not isinstance(item, tuple) or len(item) != 7:
+        return False
+    states, recipe_of, offset, table, leaf_of, widths, held = item
+    recipes = len(recording.recipe_list)
+    arrays = ((recipe_of, np.intp), (offset, np.intp), (table, np.int32), (leaf_of, np.int32))
+    if (
+        type(states) is not int
+        or states != len(recording.recipe_of)
+        or not all(isinstance(a, np.ndarray) and a.dtype == kind and a.ndim == 1 for a, kind in arrays)
+        or not len(recipe_of) == len(offset) == len(leaf_of) == states
+        or not isinstance(widths, list)
+        or not isinstance(held, list)
+        or len(widths) != recipes
+        or len(held) != recipes
+        or not all(type(w) is int and w >= 1 for w in widths)
+        or not all(h is None or (isinstance(h, np.ndarray) and h.dtype == np.int64 and h.ndim == 1) for h in held)
+    ):
+        return False
+    if not states or not len(table):
+        return False
+    width_of = np.array([*widths, 1], dtype=np.intp)
+    return bool(
+        recipe_of.min() >= 0
+        and recipe_of.max() <= recipes
+        and offset.min() >= 0
+        and (offset + width_of[recipe_of]).max() <= len(table)
+        and table.min() >= 0
+        and table.max() < states
+        and leaf_of.min() >= -1
+        and leaf_of.max() < recording.leaves
+    )
+
+
+# The columnar engine's table of each recording's leaves (their outcomes as the result arrays' codes: Columnar.
+# _leaf_tables), also built once per process from the leaves' outcomes (~18 ms of a worker's first block), kept
+# the same way; the paragraphs they cite are numbered in each process: kept as texts, numbered again when read.
+
+
+def _leaf_tables(columnar: Any) -> dict[str, Any]:
+    """Each recording's leaf table (built here when not yet), and the paragraphs their codes number."""
+    found: dict[Any, tuple[Any, ...]] = {}
+    try:
+        for key, recording in columnar._recordings.items():
+            if recording.leaves:
+                codes, fallback, values = columnar._leaf_tables(recording)
+                found[key] = (codes, fallback, list(values))
+        paragraphs = list(columnar._paragraphs.texts)  # after: the tables may number new ones
+    except (AttributeError, TypeError, ValueError):  # the engine keeps them otherwise: none kept
+        return {}
+    return {"tables": found, "paragraphs": paragraphs}
+
+
+def _restore_leaf_tables(columnar: Any, kept: Any) -> int:
+    """The leaf tables of :func:`_leaf_tables` given to the recordings they fit (each checked: the others are
+    built when replayed, as without them), their paragraphs numbered by ``columnar``; how many."""
+    if not isinstance(kept, dict) or not isinstance(kept.get("tables"), dict):
+        return 0
+    texts = kept.get("paragraphs")
+    if not isinstance(texts, list) or not all(type(t) is str for t in texts):
+        return 0
+    restored = 0
+    try:
+        numbering = columnar._paragraphs
+        renumber = np.array([*(numbering.number(t) for t in texts), -1], dtype=np.int64)  # -1: none, at -1
+        for key, item in kept["tables"].items():
+            recording = columnar._recordings.get(key)
+            if recording is None or recording.extra or not _leaves_fit(recording, item, len(texts)):
+                continue
+            codes, fallback, values = item
+            codes = codes.copy()
+            codes[5] = renumber[codes[5]]
+            recording.extra.update(columns=None, fallback=None, slots=None, values=None)
+            recording.extra["arrays"] = (codes, fallback, list(values))
+            restored += 1
+    except (AttributeError, TypeError, ValueError, IndexError):
+        return restored
+    return restored
+
+
+def _leaves_fit(recording: Any, item: Any, paragraphs: int) -> bool:
+    """``item`` is a leaf table of ``recording`` as it is: a row of codes per leaf, in range."""
+    if not isinstance(item, tuple) or len(item) != 3:
+        return False
+    codes, fallback, values = item
+    leaves = recording.leaves
+    if not (
+        isinstance(codes, np.ndarray)
+        and codes.dtype == np.int64
+        and codes.shape == (8, leaves)
+        and isinstance(fallback, np.ndarray)
+        and fallback.dtype == np.bool_
+        and fallback.shape == (leaves,)
+        and isinstance(values, list)
+        and all(type(j) is int and 0 <= j < leaves for j in values)
+    ):
+        return False
+    if not leaves:
+        return True
+    paragraph, slot = codes[5], codes[7]
+    return bool(
+        paragraph.min() >= -1 and paragraph.max() < paragraphs and slot.min() >= 0 and slot.max() <= len(values)
+    )
 
 
 KEPT = 4  # files of recordings kept in the cache (the most recently written: other catalogues or code, earlier)

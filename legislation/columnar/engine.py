@@ -547,12 +547,17 @@ class Columnar:
         and the slot of its amount's expression (0: a number); which leaves fall back; the leaf of each slot (1, 2…).
         Kept with the recording, extended as it grows."""
         extra = recording.extra
+        leaves = recording.leaf_list
+        made = extra.get("arrays")
+        if made is not None and len(made[1]) == len(leaves):
+            return made  # type: ignore[no-any-return]
         if "columns" not in extra:
             extra.update(columns=[], fallback=[], slots={}, values=[], arrays=None)
+        elif extra["columns"] is None:  # given as the arrays alone (api.batch.learned): as lists, to grow
+            codes, fell, made_values = extra["arrays"]
+            slots_of = {leaves[j].value: k for k, j in enumerate(made_values, start=1)}
+            extra.update(columns=codes.T.tolist(), fallback=fell.tolist(), slots=slots_of, values=list(made_values))
         columns, fallback, slots, values = extra["columns"], extra["fallback"], extra["slots"], extra["values"]
-        leaves = recording.leaf_list
-        if len(columns) == len(leaves) and extra["arrays"] is not None:
-            return extra["arrays"]  # type: ignore[no-any-return]
         for j in range(len(columns), len(leaves)):
             found = leaves[j]
             outcome = found.outcome

@@ -210,30 +210,44 @@ class Recording:
     def from_state(cls, state: Mapping[str, Any]) -> Recording:
         """A recording from :meth:`state` (raises ValueError when its parts do not fit together)."""
         recipes = [tuple(r) for r in state["recipes"]]
-        found = cls(
+        recipe_of, leaf_of, keys, targets = (_integers(state[n]) for n in ("recipe_of", "leaf_of", "keys", "targets"))
+        leaf_list = [Leaf(o, v) for o, v in zip(state["outcomes"], state["values"], strict=True)]
+        states = len(recipe_of)
+        if (
+            len(leaf_of) != states
+            or len(keys) != len(targets)
+            or len(set(recipes)) != len(recipes)
+            or not _within(recipe_of, -1, len(recipes))
+            or not _within(leaf_of, -1, len(leaf_list))
+            or not _within(targets, 0, states)
+        ):
+            raise ValueError("a recording whose parts do not fit together")
+        return cls(
             frozenset(state["concrete"]),
             lifts=dict(state["lifts"]),
-            leaf_list=[Leaf(o, v) for o, v in zip(state["outcomes"], state["values"], strict=True)],
+            leaf_list=leaf_list,
             recipes={r: k for k, r in enumerate(recipes)},
             recipe_list=recipes,
-            recipe_of=[int(x) for x in state["recipe_of"]],
-            leaf_of=[int(x) for x in state["leaf_of"]],
-            keys=[int(x) for x in state["keys"]],
-            targets=[int(x) for x in state["targets"]],
+            recipe_of=recipe_of.tolist(),
+            leaf_of=leaf_of.tolist(),
+            keys=keys.tolist(),
+            targets=targets.tolist(),
             members={int(r): dict(codes) for r, codes in state["members"].items()},
             depth=int(state["depth"]),
         )
-        states = len(found.recipe_of)
-        if (
-            len(found.leaf_of) != states
-            or len(found.keys) != len(found.targets)
-            or len(found.recipes) != len(recipes)
-            or any(not -1 <= r < len(recipes) for r in found.recipe_of)
-            or any(not -1 <= j < found.leaves for j in found.leaf_of)
-            or any(not 0 <= t < states for t in found.targets)
-        ):
-            raise ValueError("a recording whose parts do not fit together")
-        return found
+
+
+def _integers(values: Any) -> npt.NDArray[np.int64]:
+    """A recording's array of integers, as int64 (raises ValueError for anything else)."""
+    found = np.asarray(values)
+    if found.ndim != 1 or (found.size and found.dtype.kind not in "iu"):
+        raise ValueError("a recording's integers that are not")
+    return found.astype(np.int64)
+
+
+def _within(values: npt.NDArray[np.int64], low: int, high: int) -> bool:
+    """Every value from ``low`` to ``high`` (excluded)."""
+    return not values.size or (int(values.min()) >= low and int(values.max()) < high)
 
 
 AMOUNT_OF_COLUMNS = "amount of columns"  # in a leaf's outcome, for an amount computed from the columns
