@@ -13,6 +13,11 @@ all itself, and every run would start again from nothing. Here:
   main process adds them to its recordings and writes them all to ``paths/<fingerprint>.paths`` of vigueur's cache
   directory (:func:`api.kernel_cache.cache_dir`) for the next runs (:func:`save`).
 
+With the recordings, the file keeps what each process would otherwise derive from them before replaying them in
+its first block: each recording's dense table (:meth:`~legislation.columnar.recorded.Recording.tables`) and its
+leaf table (the leaves' outcomes as the result arrays' codes), numpy arrays read at no cost, each checked against
+its recording when read (one that does not fit is built again, as without it).
+
 (Sharing paths between the workers during a run, block by block, was measured: writing and reading them cost more
 than tracing them again.)
 
