@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from api.batch.arrow_cells import PAD, Cells, by_distinct, cells_of, scaled
+from api.batch.arrow_cells import all_empty, by_distinct, scaled
 from api.batch.csv_rows import CsvPlan
 from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS, SCRAPPED
 from legislation.row import MONEY_FIELDS, QUANTITY_FIELDS, SCHEME_TUPLES
@@ -38,8 +38,7 @@ Ints = npt.NDArray[np.int64]
 _SUSPECT_BYTE = np.zeros(256, dtype=np.bool_)
 _SUSPECT_BYTE[[34, 127, *range(0, 9), *range(11, 32)]] = True
 EPOCH = np.datetime64("1970-01-01", "D")
-_PASS = 1 << 18
-_NUMPY_CELLS = False  # bytes counted at once by plain_lines
+_PASS = 1 << 18  # bytes counted at once by plain_lines
 
 
 @dataclass(slots=True)
@@ -52,12 +51,9 @@ class Lines:
     clean_bytes: bytes = b""
 
 
-def read_plain(data: bytes, first_line: int, names: Sequence[str]) -> tuple[Lines, Any] | None:
-    """The usual block — every line clean — read at once: its lines and their cells (a :class:`Block`, read as a
-    table of strings). None: the block needs :func:`split_lines`."""
-    found = _plain_block(data, first_line, names) if _NUMPY_CELLS else None
-    if found is not None:
-        return found
+def read_plain(data: bytes, first_line: int, names: Sequence[str]) -> tuple[Lines, pa.Table] | None:
+    """The usual block — every line clean — read at once: its lines and their table of strings. None: the block
+    needs :func:`split_lines`."""
     lines = plain_lines(data, first_line, len(names))
     if lines is None:
         return None
@@ -68,83 +64,6 @@ def read_plain(data: bytes, first_line: int, names: Sequence[str]) -> tuple[Line
     if table.num_rows != len(lines.clean):  # an empty line, which Arrow skips
         return None
     return lines, table
-
-
-def _plain_block(data: bytes, first_line: int, names: Sequence[str]) -> tuple[Lines, Block] | None:
-    """A block without a quote, a control character (a tab, a carriage return: :func:`plain_lines` and Arrow take
-    it) or bytes that are not UTF-8, whose every line has the header's number of fields: the places of its commas
-    and line feeds, found with numpy, are its cells. None otherwise."""
-    width = len(names)
-    if width < 2 or not data or b'"' in data or b"\x7f" in data:
-        return None
-    size = len(data)
-    ended = data.endswith(b"\n")
-    buf = np.zeros(size + 2 * PAD, dtype=np.uint8)
-    buf[PAD : PAD + size] = np.frombuffer(data, dtype=np.uint8)
-    if not ended:
-        buf[PAD + size] = 10  # the last line's end
-    body = buf[PAD : PAD + size + (0 if ended else 1)]
-    parts, newlines, controls = [], 0, 0
-    for start in range(0, len(body), _PASS):  # by parts: the temporaries stay small (and in the cache)
-        part = body[start : start + _PASS]
-        lf = part == 10
-        newlines += int(np.count_nonzero(lf))
-        controls += int(np.count_nonzero(part < 32))
-        lf |= part == 44
-        parts.append(np.flatnonzero(lf) + (start + PAD))
-    if controls != newlines or not data.isascii() and not _utf8(data):
-        return None
-    ends = np.concatenate(parts)
-    if len(ends) != newlines * width:
-        return None
-    ends = ends.reshape(newlines, width)
-    if not (buf[ends[:, -1]] == 10).all():  # then every line has width - 1 commas (and none is empty)
-        return None
-    rows = np.arange(newlines)
-    return Lines(first_line + rows, [], rows, data), Block(data, buf, ends, list(names))
-
-
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-class Block:
-    """A clean block's cells where they lie in its bytes (``buf``: the block with PAD zero bytes either side;
-    ``ends[row, column]``: where each cell ends, at its comma or line feed). Read as a table of strings by
-    :mod:`api.batch.arrow_run`: ``num_rows``, ``column_names``, ``column`` and ``take``."""
-
-    def __init__(self, data: bytes, buf: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64], names: list[str]) -> None:
-        self.data, self.buf, self.ends, self.column_names = data, buf, ends, names
-        self.num_rows = len(ends)
-
-    def cells(self, name: str) -> Cells:
-        j = self.column_names.index(name)
-        ends = self.ends[:, j]
-        if j:
-            starts = self.ends[:, j - 1] + 1
-        else:
-            starts = np.empty(self.num_rows, dtype=np.int64)
-            starts[:1] = PAD
-            starts[1:] = self.ends[:-1, -1] + 1
-        return Cells(self.buf, starts, ends - starts)
-
-    def column(self, name: str) -> pa.ChunkedArray:
-        return pa.chunked_array([self.cells(name).strings()])
-
-    def take(self, indices: Any) -> pa.Table:
-        """These rows' cells, as a table of strings."""
-        rows = np.asarray(indices, dtype=np.int64)
-        ends = self.ends[rows, -1]
-        starts = np.where(rows > 0, self.ends[np.maximum(rows - 1, 0), -1] + 1, PAD)
-        data, lines = self.data, []
-        for start, end in zip((starts - PAD).tolist(), (ends - PAD).tolist(), strict=True):
-            lines.append(data[start:end].decode("utf-8").split(","))
-        columns = list(zip(*lines, strict=True)) if lines else [()] * len(self.column_names)
-        return pa.table([pa.array(list(c), pa.string()) for c in columns], names=self.column_names)
 
 
 def plain_lines(data: bytes, first_line: int, width: int) -> Lines | None:
@@ -307,7 +226,7 @@ class Converted:
     dates: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros((3, 0), dtype=np.int64))
 
 
-def convert(table: pa.Table | Block, plan: CsvPlan, expect: str | None, until: date = date.min) -> Converted:
+def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = date.min) -> Converted:
     """Every column of ``table`` (the plan's header, strings) converted; see the module's docstring."""
     n = table.num_rows
     bad = np.zeros(n, dtype=np.bool_)
@@ -315,15 +234,15 @@ def convert(table: pa.Table | Block, plan: CsvPlan, expect: str | None, until: d
     for name in plan.header:
         if name == "id":
             continue
-        text = _cells(table, name)
-        if name != "acquisition" and not text.lengths.any():  # a column no row gives: every row takes its default
+        text = table.column(name).combine_chunks()
+        if name != "acquisition" and all_empty(text):  # a column no row gives: every row takes its default
             columns[name] = _default_column(name, n)
             continue
         if name in MONEY_FIELDS:
-            values, known, wrong = scaled(text.strings(), 2)
+            values, known, wrong = scaled(text, 2)
             values = _with_default(name, values, known)
         elif name in QUANTITY_FIELDS:
-            values, known, wrong = scaled(text.strings(), 3)
+            values, known, wrong = scaled(text, 3)
             values = _with_default(name, values, known)
         else:
             values, wrong = by_distinct(name, text)
@@ -341,7 +260,7 @@ def convert(table: pa.Table | Block, plan: CsvPlan, expect: str | None, until: d
         columns["scrapped_vehicle"] = flag
     found = Converted(columns, bad)  # (the ids: read by the output from the table's column)
     if expect is not None:
-        values, known, wrong = scaled(_cells(table, expect).strings(), 2)
+        values, known, wrong = scaled(table.column(expect).combine_chunks(), 2)
         found.bad |= wrong
         found.expected, found.expected_known = np.ma.getdata(values).astype(np.int64), known
     found.day = decisive_days(columns, n)
@@ -351,12 +270,6 @@ def convert(table: pa.Table | Block, plan: CsvPlan, expect: str | None, until: d
             [_ordinals(columns.get(c), n) for c in ("first_rent_date", "invoice_date", "order_date")]
         )
     return found
-
-
-def _cells(table: pa.Table | Block, name: str) -> Cells:
-    if isinstance(table, Block):
-        return table.cells(name)
-    return cells_of(table.column(name).combine_chunks())
 
 
 def _ordinals(days: Any, n: int) -> npt.NDArray[np.int64]:
