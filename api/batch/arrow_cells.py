@@ -148,12 +148,14 @@ class _Distinct:
     wrong: Bool
 
     def spread(self, indices: npt.NDArray[Any]) -> tuple[Any, Bool]:
+        indices = indices.astype(np.intp, copy=False)  # (Arrow's are int32: numpy would convert them at each take)
         values = self.values[indices]
         if self.null.any():
             nulls = self.null[indices]
             if nulls.any():
                 values = np.ma.MaskedArray(values, mask=nulls)
-        return values, self.wrong[indices]
+        wrong = self.wrong[indices] if self.wrong.any() else np.zeros(len(indices), dtype=np.bool_)
+        return values, wrong
 
     def joined(self, other: _Distinct) -> _Distinct:
         """These texts and ``other``'s, which are not among them."""
