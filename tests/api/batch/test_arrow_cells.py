@@ -337,3 +337,34 @@ def test_large_strings_read_as_strings() -> None:
         assert _digits_and_dot(pa.array(["12.5", "3"], kind), 2).tolist() == [True, True]
         days, sure = _iso_days(column)
         assert sure.tolist() == [False, False, False, True, False] and days[3] == np.datetime64("2020-02-29")
+
+
+@pytest.mark.parametrize(("places", "column"), [(2, "vehicle_acquisition_cost"), (3, "vehicle_net_max_power_kw")])
+def test_a_column_of_accepted_amounts_reads_as_the_converter(places: int, column: str) -> None:
+    """When every given cell follows the rule, the values are read from the digits (the dot taken out): the
+    converter's, with and without empty cells, in an array's slice."""
+    rng = random.Random(10 + places)
+    convert = converter(column)
+    whole = 12 if places == 2 else 9
+    texts = [t for t in EDGES + DIGITS_AND_DOTS if _accepted(convert, t)]
+    for _ in range(3000):
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, whole)))
+        fraction = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, places)))
+        texts.append(f"{digits}.{fraction}" if fraction else digits)
+    assert len(set(texts)) > 2000
+    for cells in (texts, [t if i % 3 else "" for i, t in enumerate(texts)], ["", *texts, ""]):
+        for array in (pa.array(cells), pa.array(["x", *cells])[1:]):
+            values, known, wrong = scaled(array, places)
+            assert not wrong.any()
+            assert known.tolist() == [bool(t) for t in cells]
+            assert np.ma.getdata(values)[known].tolist() == [convert(t) for t in cells if t]
+    values, known, wrong = scaled(pa.array(["", ""]), places)
+    assert not known.any() and not wrong.any()
+
+
+def _accepted(convert: Any, text: str) -> bool:
+    try:
+        convert(text)
+    except Invalid:
+        return False
+    return True
