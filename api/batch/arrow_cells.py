@@ -88,7 +88,10 @@ _TENS = 10 ** np.arange(4, dtype=np.int64)
 
 
 def _digit_values(
-    offsets: npt.NDArray[np.int32], data: npt.NDArray[np.uint8], fraction: npt.NDArray[np.int32], dots: Bool,
+    offsets: npt.NDArray[np.int32],
+    data: npt.NDArray[np.uint8],
+    fraction: npt.NDArray[np.int32],
+    dots: Bool,
     places: int,
 ) -> npt.NDArray[np.int64]:
     """The unscaled integers of cells that follow the rule (``fraction``: the digits after the dot, 0 without one;
@@ -169,7 +172,7 @@ def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:
     return days, sure
 
 
-def by_distinct(name: str, text: pa.Array) -> tuple[Any, Bool]:
+def by_distinct(name: str, text: pa.Array | pa.ChunkedArray) -> tuple[Any, Bool]:
     """A column converted once per distinct text by the converter of csv_rows, then spread by the indices."""
     kind = "schemes" if name == "schemes" else FACTS[name][0]
     seen = _SEEN.get(name)

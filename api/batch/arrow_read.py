@@ -234,18 +234,18 @@ def convert(table: pa.Table, plan: CsvPlan, expect: str | None, until: date = da
     for name in plan.header:
         if name == "id":
             continue
-        text = table.column(name).combine_chunks()
-        if name != "acquisition" and all_empty(text):  # a column no row gives: every row takes its default
+        column = table.column(name)
+        if name != "acquisition" and all(all_empty(c) for c in column.chunks):  # no row gives it: the defaults
             columns[name] = _default_column(name, n)
             continue
         if name in MONEY_FIELDS:
-            values, known, wrong = scaled(text, 2)
+            values, known, wrong = scaled(column.combine_chunks(), 2)
             values = _with_default(name, values, known)
         elif name in QUANTITY_FIELDS:
-            values, known, wrong = scaled(text, 3)
+            values, known, wrong = scaled(column.combine_chunks(), 3)
             values = _with_default(name, values, known)
         else:
-            values, wrong = by_distinct(name, text)
+            values, wrong = by_distinct(name, column)  # (Arrow's look-up reads the parts: not joined)
         bad |= wrong
         columns[name] = values
     given = [columns[s] for s in SCRAPPED if s in columns]
