@@ -368,3 +368,24 @@ def _accepted(convert: Any, text: str) -> bool:
     except Invalid:
         return False
     return True
+
+
+@pytest.mark.parametrize("name", ["vehicle_category", "buyer_overseas", "lease_duration_months", "invoice_date"])
+def test_a_column_in_parts_reads_as_the_column_whole(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arrow's reading gives each column in parts (one per part of the block): looked up part by part, texts new
+    in a later part included, the cells read as the same column joined, in a fresh process and after."""
+    import api.batch.arrow_cells
+
+    texts = TEXTS + DATES[:8]
+    parts = [texts[:5], [], texts[5:17], texts[17:] + texts[:3]]
+    chunked = pa.chunked_array([pa.array(p, pa.string()) for p in parts])
+    whole = pa.array([t for p in parts for t in p], pa.string())
+    monkeypatch.setattr(api.batch.arrow_cells, "_SEEN", {})
+    readings = [by_distinct(name, chunked), by_distinct(name, chunked)]  # a fresh process, then the texts kept
+    monkeypatch.setattr(api.batch.arrow_cells, "_SEEN", {})
+    expected_values, expected_wrong = by_distinct(name, whole)
+    assert 0 < np.count_nonzero(expected_wrong) < len(whole)
+    for values, wrong in readings:
+        assert wrong.tolist() == expected_wrong.tolist()
+        assert np.ma.getmaskarray(values).tolist() == np.ma.getmaskarray(expected_values).tolist()
+        assert np.ma.getdata(values)[~wrong].tolist() == np.ma.getdata(expected_values)[~wrong].tolist()
