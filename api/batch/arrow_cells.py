@@ -5,7 +5,8 @@ place — once per **distinct text**, kept from block to block: a block's cells 
 converted, and only its new texts are converted (dates read from their bytes when they have the shape of a date).
 Amounts and quantities, which rarely repeat, are checked from their bytes when the column holds only digits and
 dots, else by one regular expression, both equivalent to that converter (tests/api/batch/test_arrow_cells.py pins
-them together), and read as decimals.
+them together), and read as the integers of their digits (the dot taken out) — as decimals when a cell is
+refused.
 """
 
 from __future__ import annotations
