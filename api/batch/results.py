@@ -416,6 +416,7 @@ class Records:
         k = np.where(o.invalid[row], -1, _SLOTS[o.row_schemes[row], slot])
         kk = np.maximum(k, 0)
         self.row, self.k, self.total = row, k, total
+        self.lines = lines  # each row's line number
         self.line = lines[row]
         self.ids = ids
         valid = k >= 0
@@ -532,37 +533,64 @@ class Records:
                     messages.append(message)
         return codes, messages
 
-    def _lines(self, form: Form) -> bytes:
-        """The records as lines of text. The fields after ``amount`` repeat (a few versions, paragraphs, deadlines…):
-        each distinct combination of them is written once, then taken per record (measured: a CSV block ~2× faster
-        than field by field, JSON Lines ~20× faster than ``json.dumps`` per record)."""
+    def _lines(self, form: Form) -> pa.Buffer:
+        """The records as lines of text, in one buffer. A line is four pieces: its row's line number and id (made
+        once a row), the scheme and status, the amount, then the fields after it — these repeat (a few versions,
+        paragraphs, deadlines…): each distinct combination is written once. The four pieces of every record are
+        then taken at once from the pieces made (one Arrow ``take``: its data buffer is the lines; measured on a
+        block of 71 000 rows: CSV 31 → 25 ms, JSON Lines 61 → 35 ms; once joined field by field: CSV ~2× slower,
+        JSON Lines ~20× slower with ``json.dumps`` per record)."""
         if not self.total:
-            return b""
+            return pa.py_buffer(b"")
+        csv = form is CSV
         statuses = len(STATUSES)
         schemes = [None, *(s.value for s in ALL_SCHEMES)]  # index: k + 1 (k = -1: an invalid row's record)
-        pairs = [form.pair(scheme, status) for scheme in schemes for status in STATUSES]
-        pair = _dictionary((self.k + 1) * statuses + self.status, pairs)
+        pairs = pa.array([form.pair(scheme, status) for scheme in schemes for status in STATUSES], pa.string())
         errors, _ = self._errors()
         explained = np.where(self.explained_row >= 0, -2 - self.explained_row, self.explained)
         combination, first = _combinations(
             [self.eligible, self.version, self.paragraph, self.kept, self.provenance, errors, explained, self.deadline]
         )
         tails = form.join(self._details(first, form), "\n")
-        tail = pa.DictionaryArray.from_arrays(pa.array(combination), tails).dictionary_decode()
-        line = pc.cast(pa.array(self.line, pa.int64()), pa.string())
-        amount = _euro_texts(self.amount, self.known, exact_sign=form is JSON)
-        return _values(form.line(line, self._ids(form), pair, amount, tail))
+        codes, amounts = _euro_codes(self.amount, self.known, exact_sign=not csv)
+        prefix = form.prefix(pc.cast(pa.array(self.lines, pa.int64()), pa.string()), self._row_ids(form))
+        pieces = pa.concat_arrays([prefix, pairs, form.amounts(amounts), tails])
+        at = np.empty((self.total, 4), dtype=np.int32)  # each record's pieces: indices in ``pieces``
+        at[:, 0] = self.row
+        base = len(prefix)
+        np.add((self.k + 1) * statuses, self.status, out=at[:, 1])
+        at[:, 1] += base
+        base += len(pairs)
+        at[:, 2] = codes  # the last amount: not known
+        at[:, 2] += base
+        at[:, 3] = combination
+        at[:, 3] += base + len(amounts) + 1
+        return _values(pieces.take(pa.array(at.reshape(-1))))
+
+    def _row_ids(self, form: Form) -> pa.Array:
+        """Each row's id, as ``form`` writes it (null: none)."""
+        if self.ids is None:
+            return pa.nulls(len(self.lines), pa.string())
+        return form.texts(self.ids if isinstance(self.ids, pa.Array) else pa.array(self.ids, pa.string()))
+
+    def csv_buffer(self) -> pa.Buffer:
+        """:meth:`csv_bytes` (no header) where a buffer will do: not copied into a ``bytes``."""
+        return self._lines(CSV)
+
+    def json_buffer(self) -> pa.Buffer:
+        """:meth:`json_lines` where a buffer will do: not copied into a ``bytes``."""
+        return self._lines(JSON)
 
     def csv_bytes(self, header: bool = False) -> bytes:
         head = (",".join(OUTPUT_COLUMNS) + "\n").encode() if header else b""
-        return head + self._lines(CSV)
+        return head + self._lines(CSV).to_pybytes()
 
     def table(self) -> pa.Table:
         return pa.table(self.arrow())
 
     def json_lines(self) -> bytes:
         """One JSON object a record, as ``json.dumps(record, ensure_ascii=False)`` writes it."""
-        return self._lines(JSON)
+        return self._lines(JSON).to_pybytes()
 
     # -- the expected amounts ---------------------------------------------------------------------------------
 
@@ -607,7 +635,7 @@ class Form:
     def pair(self, scheme: str | None, status: str) -> str:
         """The scheme and status fields (and, in JSON, the amount's key)."""
         if self is CSV:
-            return f"{'' if scheme is None else _csv_field(scheme)},{status}"
+            return f"{'' if scheme is None else _csv_field(scheme)},{status},"
         return f'"scheme": {_json_value(scheme)}, "status": {_json_value(status)}, "amount": '
 
     def join(self, columns: dict[str, pa.Array], end: str) -> pa.Array:
@@ -620,14 +648,19 @@ class Form:
             parts += [f', "{name}": ', values]
         return pc.binary_join_element_wise(*parts, "}" + end, "", null_handling="replace", null_replacement="null")
 
-    def line(self, line: pa.Array, ids: pa.Array, pair: pa.Array, amount: pa.Array, tail: pa.Array) -> pa.Array:
-        """Each record's line: its line number, id, scheme and status, amount, then the rest (``tail``)."""
+    def prefix(self, line: pa.Array, ids: pa.Array) -> pa.Array:
+        """A row's first fields: its line number and id (null: none), and what follows them up to the scheme."""
         if self is CSV:
-            parts = [line, ids, pair, amount, tail]
-            return pc.binary_join_element_wise(*parts, ",", null_handling="replace", null_replacement="")
-        amount = pc.binary_join_element_wise('"', amount, '"', "")  # a JSON string (null: null)
-        parts = ['{"line": ', line, ', "id": ', ids, ", ", pair, amount, tail]
+            return pc.binary_join_element_wise(line, ids, "", ",", null_handling="replace", null_replacement="")
+        parts = ['{"line": ', line, ', "id": ', ids, ", "]
         return pc.binary_join_element_wise(*parts, "", null_handling="replace", null_replacement="null")
+
+    def amounts(self, texts: pa.Array) -> pa.Array:
+        """The amount fields of ``texts`` (« 5400.00 »), up to the next field, then that of an amount not known."""
+        if self is CSV:
+            return pa.concat_arrays([pc.binary_join_element_wise(texts, ",", ""), pa.array([","], pa.string())])
+        quoted = pc.binary_join_element_wise('"', texts, '"', "")  # a JSON string
+        return pa.concat_arrays([quoted, pa.array(["null"], pa.string())])
 
 
 def _json_value(text: str | None) -> str:
@@ -685,10 +718,13 @@ def _euros(cents: npt.NDArray[np.int64], known: npt.NDArray[np.bool_]) -> pa.Arr
     )
 
 
-def _euro_texts(cents: npt.NDArray[np.int64], known: npt.NDArray[np.bool_], *, exact_sign: bool) -> pa.Array:
-    """Amounts: « 5400.00 », null where not known, each distinct amount written once (a block has a few thousand).
-    ``exact_sign``: a negative amount as :func:`euros` writes it (JSON, as the decimal's text); else as the CSV has
-    always written it (euros rounded down, cents added)."""
+def _euro_codes(
+    cents: npt.NDArray[np.int64], known: npt.NDArray[np.bool_], *, exact_sign: bool
+) -> tuple[npt.NDArray[np.int32], pa.Array]:
+    """Amounts: each record's index in the distinct amounts' texts (« 5400.00 »; their number where not known),
+    and those texts, each written once (a block has a few thousand). ``exact_sign``: a negative amount as
+    :func:`euros` writes it (JSON, as the decimal's text); else as the CSV has always written it (euros rounded
+    down, cents added)."""
     encoded = pc.dictionary_encode(pa.array(cents, pa.int64(), mask=~known))
     distinct = encoded.dictionary.to_numpy()
     if exact_sign:
@@ -698,16 +734,18 @@ def _euro_texts(cents: npt.NDArray[np.int64], known: npt.NDArray[np.bool_], *, e
     else:
         fraction = pc.utf8_lpad(pc.cast(pa.array(distinct % 100), pa.string()), 2, "0")
         texts = pc.binary_join_element_wise(pc.cast(pa.array(distinct // 100), pa.string()), fraction, ".")
-    return pa.DictionaryArray.from_arrays(encoded.indices, texts).dictionary_decode()
+    codes = encoded.indices.fill_null(len(distinct)).to_numpy().astype(np.int32, copy=False)
+    return codes, texts
 
 
-def _values(lines: pa.Array) -> bytes:
-    """The characters of a string array, concatenated (its data buffer between the first and last offsets)."""
+def _values(lines: pa.Array) -> pa.Buffer:
+    """The characters of a string array, concatenated (its data buffer between the first and last offsets: a
+    view, not a copy)."""
     if len(lines) == 0:
-        return b""
+        return pa.py_buffer(b"")
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32)[lines.offset : lines.offset + len(lines) + 1]
     start = int(offsets[0])
-    return lines.buffers()[2].slice(start, int(offsets[-1]) - start).to_pybytes()  # one copy: the slice is a view
+    return lines.buffers()[2].slice(start, int(offsets[-1]) - start)
 
 
 TYPED = Form("typed", lambda text: text)
