@@ -251,12 +251,9 @@ def _block(
                     out.eventful[rows] = found.eventful[good]
                     if found.eventful.any():
                         out.dates[:, rows] = found.dates[:, good]
-    names = table.column_names if table is not None else []
     texts: dict[int, list[str]] = {}
     if by_cells and table is not None:
-        sub = table.take(pa.array(position[by_cells]))
-        values = [sub.column(c).to_pylist() for c in names]
-        texts = dict(zip(by_cells, (list(v) for v in zip(*values, strict=True)), strict=True))
+        texts = dict(zip(by_cells, (list(v) for v in _cells(table, position[by_cells])), strict=True))
     full = settings.header
     id_index = _names(full).index("id") if "id" in _names(full) else None
     expect_index = _names(full).index(expect) if expect is not None else None
@@ -308,10 +305,8 @@ def _block(
         picked = [i for i in indices if position[i] >= 0]
         if not picked:
             return {}
-        sub = table.take(pa.array(position[picked]))
-        values = [sub.column(c).to_pylist() for c in names]
         found = {}
-        for i, fields in zip(picked, zip(*values, strict=True), strict=True):
+        for i, fields in zip(picked, _cells(table, position[picked]), strict=True):
             cells_ = list(fields)
             if expect_index is not None:
                 cells_.pop(expect_index)
@@ -324,6 +319,24 @@ def _block(
     ids = _ids(table, position, read_ids) if "id" in _names(full) else None
     records = Records(out, tables, numbers, ids, rows_of, explain_all=settings.reasons)
     return _piece(records, out, numbers, ids, expected, expected_known, settings)
+
+
+def _cells(table: pa.Table, positions: np.ndarray[Any, Any]) -> list[tuple[Any, ...]]:
+    """The cells of the table's rows at ``positions``, row by row. Taken batch by batch (its chunks):
+    ``Table.take`` first joins each column's chunks into one (measured: ~10 ms a block of 71 000 rows, for the
+    ~70 rows the row path reads)."""
+    batches = table.to_batches()
+    ends = np.cumsum([batch.num_rows for batch in batches])
+    at = np.searchsorted(ends, positions, side="right")  # each position's batch
+    order = np.argsort(at, kind="stable")
+    parts = []
+    for b in np.unique(at).tolist():
+        local = positions[order][at[order] == b] - (int(ends[b - 1]) if b else 0)
+        parts.append(batches[b].take(pa.array(local)))
+    taken = pa.Table.from_batches(parts, table.schema)
+    if (order != np.arange(len(order))).any():  # back in the order of ``positions``
+        taken = taken.take(pa.array(np.argsort(order)))
+    return list(zip(*(column.to_pylist() for column in taken.columns), strict=True))
 
 
 def _ids(table: pa.Table | None, position: np.ndarray[Any, Any], read: dict[int, str]) -> pa.Array:
