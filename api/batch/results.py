@@ -619,9 +619,11 @@ class Form:
         """:attr:`quote` of each text (in C where no text needs more than quotes around it)."""
         if self is TYPED:
             return texts
+        plain = texts if self is CSV else pc.binary_join_element_wise('"', texts, '"', "")
+        if not _any_byte(texts, _CSV_SPECIAL if self is CSV else _JSON_SPECIAL):  # a pass over the bytes (numpy)
+            return plain
         special = '[,"\n\r]' if self is CSV else r'[\x00-\x1f"\\]'
         needed = pc.match_substring_regex(texts, special)
-        plain = texts if self is CSV else pc.binary_join_element_wise('"', texts, '"', "")
         if not pc.any(needed).as_py():
             return plain
         if self is CSV:
@@ -661,6 +663,25 @@ class Form:
             return pa.concat_arrays([pc.binary_join_element_wise(texts, ",", ""), pa.array([","], pa.string())])
         quoted = pc.binary_join_element_wise('"', texts, '"', "")  # a JSON string
         return pa.concat_arrays([quoted, pa.array(["null"], pa.string())])
+
+
+# the bytes a text needs more than quotes around for: in a CSV field, in a JSON string (all ASCII: in UTF-8, never
+# part of another character)
+_CSV_SPECIAL = np.zeros(256, dtype=np.bool_)
+_CSV_SPECIAL[[ord(c) for c in ',"\n\r']] = True
+_JSON_SPECIAL = np.zeros(256, dtype=np.bool_)
+_JSON_SPECIAL[[*range(0x20), ord('"'), ord("\\")]] = True
+
+
+def _any_byte(texts: pa.Array, which: npt.NDArray[np.bool_]) -> bool:
+    """Whether a text of ``texts`` may hold a byte of ``which`` (True also where not sure: another type)."""
+    if texts.type != pa.string() or texts.null_count == len(texts):
+        return texts.type != pa.string()
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset : texts.offset + len(texts) + 1]
+    data = texts.buffers()[2]
+    if data is None:
+        return False
+    return bool(which[np.frombuffer(data, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]].any())
 
 
 def _json_value(text: str | None) -> str:
