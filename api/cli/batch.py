@@ -158,7 +158,7 @@ def batch(
         writer: Any = None
         if target is Format.CSV:
             sink.write((",".join(OUTPUT_COLUMNS) + "\n").encode())
-        for piece in run_pieces(items, count, settings):
+        for piece in run_pieces(items, count, settings, sink):
             if piece.unreadable is not None:
                 fail(422, "Invalid Parquet input", [{"field": "INPUT", "message": piece.unreadable}], 2)
             if target is Format.PARQUET:
