@@ -215,6 +215,53 @@ def test_workers_keep_the_input_order(tmp_path: Path, monkeypatch: pytest.Monkey
     assert [r["line"] for r in records(two.stdout)][:4] == ["2", "3", "3", "4"]
 
 
+@pytest.mark.parametrize("suffix", ["csv", "jsonl"])
+def test_workers_write_the_output_file_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    """With an output file, a worker writes its piece there itself when the pieces before it are written, else
+    the parent copies its spill file there: one piece in three made to wait (spilled), the file as one process
+    writes it."""
+    import os
+
+    import api.batch.arrow_run as arrow_run
+
+    monkeypatch.setattr(api.batch.run, "BLOCK_BYTES", 700)
+    parent, end = os.getpid(), arrow_run._Placing.end
+
+    def spilling(self: Any, seq: int) -> int | None:
+        if os.getpid() == parent:
+            return end(self, seq)
+        found = None if seq % 3 == 0 else end(self, seq)
+        if found is not None:
+            with open(tmp_path / f"placed-{seq + 1}", "w"):  # a worker writes piece seq + 1 itself
+                pass
+        return found
+
+    monkeypatch.setattr(arrow_run._Placing, "end", spilling)
+    path = write(tmp_path, "in.csv", [HEADER] + [row.replace("a1", f"r{k}", 1) for k in range(60) for row in ROWS[:3]])
+    one, two = tmp_path / f"one.{suffix}", tmp_path / f"two.{suffix}"
+    run(str(path), "--quiet", "--workers", "1", "--out", str(one))
+    run(str(path), "--quiet", "--workers", "2", "--out", str(two))
+    assert one.read_bytes() == two.read_bytes() and len(one.read_bytes()) > 10_000
+    assert list(tmp_path.glob("placed-*"))  # some pieces written by their worker
+
+
+def test_workers_write_only_into_a_regular_file_written_at_the_offset_asked(tmp_path: Path) -> None:
+    import multiprocessing
+
+    from api.batch.arrow_run import _placing
+
+    fork = multiprocessing.get_context("fork")
+    with (tmp_path / "out.csv").open("wb") as sink:
+        sink.write(b"header\n")
+        placing = _placing(sink, 2, fork)
+        assert placing is not None and placing.start == 7 and placing.end(-1) == 7 and placing.end(0) is None
+        placing.ended(0, 20)
+        assert placing.end(0) == 20 and placing.end(0 + placing.ring) is None
+    with (tmp_path / "out.csv").open("ab") as sink:
+        assert _placing(sink, 2, fork) is None  # appended whatever the offset
+    assert _placing(io.BytesIO(), 2, fork) is None
+
+
 def test_every_column_is_documented_in_the_readme() -> None:
     section = README.read_text(encoding="utf-8").split("## Batch calculation", 1)[1].split("\n## ", 1)[0]
     for column in (*CSV_COLUMNS, *OUTPUT_COLUMNS):
