@@ -408,26 +408,33 @@ class Records:
         explain_all: bool = True,
     ) -> None:
         o = outcomes
-        counts = np.where(o.invalid, 1, _COUNTS[o.row_schemes])
+        counts = _COUNTS[o.row_schemes]
+        counts[o.invalid] = 1
         total = int(counts.sum())
         row = np.repeat(np.arange(o.n), counts)
         first = np.repeat(np.cumsum(counts) - counts, counts)
-        slot = np.arange(total) - first
-        k = np.where(o.invalid[row], -1, _SLOTS[o.row_schemes[row], slot])
+        k = _SLOTS[o.row_schemes[row], np.arange(total) - first]
+        refused = np.flatnonzero(o.invalid[row])  # an invalid row's record (a few): fixed after the takes
+        k[refused] = -1
         kk = np.maximum(k, 0)
         self.row, self.k, self.total = row, k, total
         self.lines = lines  # each row's line number
-        self.line = lines[row]
         self.ids = ids
         valid = k >= 0
         flat = kk * o.n + row  # [kk, row] in the (scheme, row) arrays, flattened: one index for all
-        self.status = np.where(valid, np.take(o.status, flat), _STATUS[INVALID]).astype(np.int8)
+        self.status = np.take(o.status, flat)
+        self.status[refused] = _STATUS[INVALID]
         self.amount = np.take(o.amount, flat)
-        self.known = valid & np.take(o.known, flat)
-        self.eligible = np.where(valid, np.take(o.eligible, flat), -1)
-        self.version = np.where(valid, np.take(o.version, flat), -1).astype(np.int64)
-        self.kept = np.where(valid, np.take(o.kept, flat), -1).astype(np.int64)
-        self.paragraph = np.where(valid, np.take(o.paragraph, flat), -1).astype(np.int64)
+        self.known = np.take(o.known, flat)
+        self.known[refused] = False
+        self.eligible = np.take(o.eligible, flat)
+        self.eligible[refused] = -1
+        self.version = np.take(o.version, flat).astype(np.int64)
+        self.version[refused] = -1
+        self.kept = np.take(o.kept, flat).astype(np.int64)
+        self.kept[refused] = -1
+        self.paragraph = np.take(o.paragraph, flat).astype(np.int64)
+        self.paragraph[refused] = -1
         self.errors = {int(r): text for r, text in o.errors.items()}
         self.tables = tables
         # claim deadline, provenance, reason: once per distinct key
@@ -469,6 +476,11 @@ class Records:
                 built = facts(each)
                 self.explained_rows = [tables.explained(int(k[j]), built.get(int(row[j]))) for j in each.tolist()]
                 self.explained_row[each] = np.arange(each.size)
+
+    @property
+    def line(self) -> npt.NDArray[np.int64]:
+        """Each record's line number."""
+        return self.lines[self.row]
 
     # -- to Arrow ---------------------------------------------------------------------------------------------
 
@@ -620,7 +632,7 @@ class Form:
         if self is TYPED:
             return texts
         plain = texts if self is CSV else pc.binary_join_element_wise('"', texts, '"', "")
-        if not _any_byte(texts, _CSV_SPECIAL if self is CSV else _JSON_SPECIAL):  # a pass over the bytes (numpy)
+        if not _any_byte(texts, csv=self is CSV):  # a pass over the bytes (numpy)
             return plain
         special = '[,"\n\r]' if self is CSV else r'[\x00-\x1f"\\]'
         needed = pc.match_substring_regex(texts, special)
@@ -665,23 +677,20 @@ class Form:
         return pa.concat_arrays([quoted, pa.array(["null"], pa.string())])
 
 
-# the bytes a text needs more than quotes around for: in a CSV field, in a JSON string (all ASCII: in UTF-8, never
-# part of another character)
-_CSV_SPECIAL = np.zeros(256, dtype=np.bool_)
-_CSV_SPECIAL[[ord(c) for c in ',"\n\r']] = True
-_JSON_SPECIAL = np.zeros(256, dtype=np.bool_)
-_JSON_SPECIAL[[*range(0x20), ord('"'), ord("\\")]] = True
-
-
-def _any_byte(texts: pa.Array, which: npt.NDArray[np.bool_]) -> bool:
-    """Whether a text of ``texts`` may hold a byte of ``which`` (True also where not sure: another type)."""
-    if texts.type != pa.string() or texts.null_count == len(texts):
-        return texts.type != pa.string()
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset : texts.offset + len(texts) + 1]
+def _any_byte(texts: pa.Array, csv: bool) -> bool:
+    """Whether a text of ``texts`` may need more than quotes around it: a byte of ``,"\\n\\r`` (CSV), a control
+    character, ``"`` or ``\\`` (JSON) — all ASCII: in UTF-8, never part of another character (True also where not
+    sure: another type)."""
+    if texts.type != pa.string():
+        return True
     data = texts.buffers()[2]
-    if data is None:
+    if data is None or not len(texts):
         return False
-    return bool(which[np.frombuffer(data, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]].any())
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset : texts.offset + len(texts) + 1]
+    view = np.frombuffer(data, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
+    if csv:
+        return bool(((view == 44) | (view == 34) | (view == 10) | (view == 13)).any())
+    return bool(((view < 0x20) | (view == 34) | (view == 92)).any())
 
 
 def _json_value(text: str | None) -> str:

@@ -102,3 +102,21 @@ def test_memo_computes_each_key_once_across_blocks() -> None:
     assert asked == [[0, 1, 3], [1]]  # the first record of each key not met yet
     assert [memo.values[c] if c >= 0 else None for c in first] == ["v7", "v3", "v7", None]
     assert [memo.values[c] if c >= 0 else None for c in second] == ["v3", "v9", None, "v9"]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["a1", "b2", None, "é€"],  # none needs more than quotes: the numpy pass decides
+        TRICKY_IDS + [None, "plain"],
+        ["x\x7fy", "a\rb", "c\nd", 'q"', "\x1f"],
+    ],
+)
+def test_the_texts_are_each_as_the_form_quotes_it(texts: list[str | None]) -> None:
+    from api.batch.results import CSV, JSON
+
+    whole = pa.array(["ignored,", *texts, 'after"'], pa.string())
+    for array in (pa.array(texts, pa.string()), whole.slice(1, len(texts))):  # a slice: its own bytes only
+        for form in (CSV, JSON):
+            expected = [None if t is None else form.quote(t) for t in texts]
+            assert form.texts(array).to_pylist() == expected
