@@ -18,6 +18,7 @@ import multiprocessing
 import multiprocessing.util
 import os
 import stat
+import sys
 import tempfile
 from collections import deque
 from collections.abc import Iterator
@@ -563,8 +564,11 @@ def _placing(sink: Any, workers: int, context: Any) -> _Placing | None:
 
     try:
         fd = sink.fileno()
-        if not stat.S_ISREG(os.fstat(fd).st_mode) or fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode) or fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND:
             return None  # not a file, or one written at its end whatever the offset asked
+        if any(_same_file(found, other) for other in (sys.stderr, sys.__stderr__)):
+            return None  # the messages written there too (2>&1): in the order written
         sink.flush()
         start = sink.tell()
     except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
@@ -583,6 +587,14 @@ def _worker(settings: Settings) -> None:
         )
     if settings.engine == "columnar" and settings.spill is not None:
         multiprocessing.util.Finalize(None, learned.share, (_STATE["columnar"], settings.spill), exitpriority=10)
+
+
+def _same_file(found: os.stat_result, stream: Any) -> bool:
+    try:
+        other = os.fstat(stream.fileno())
+    except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+        return False
+    return (found.st_dev, found.st_ino) == (other.st_dev, other.st_ino)
 
 
 def _spilled(item: tuple[str, int, Any], seq: int = 0) -> Piece:

@@ -284,3 +284,19 @@ def test_the_plain_block_reading_equals_the_general_one(catalogue: Catalogue) ->
         general.invalid,
         general.first_error,
     )
+
+
+def test_workers_do_not_write_a_file_that_is_also_standard_error(tmp_path: Path) -> None:
+    """Output and messages to one file (2>&1): the parent writes every piece, in the order of the messages."""
+    import multiprocessing
+    import sys
+
+    from api.batch.arrow_run import _placing
+
+    with (tmp_path / "both.txt").open("wb") as sink, (tmp_path / "both.txt").open("w") as same:
+        saved = sys.stderr
+        sys.stderr = same  # standard error on the same file
+        try:
+            assert _placing(sink, 2, multiprocessing.get_context("fork")) is None
+        finally:
+            sys.stderr = saved
