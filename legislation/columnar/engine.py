@@ -14,7 +14,18 @@ import numpy.typing as npt
 
 from legislation.calculators.kit import Outcome
 from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
-from legislation.columnar.recorded import Recording, Stale, leaf_value, replay
+from legislation.columnar.recorded import (
+    Combined,
+    Recording,
+    Stale,
+    codes,
+    combine,
+    expression,
+    leaf_value,
+    replay,
+    signature,
+    walk,
+)
 from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace, Unvectorisable
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
@@ -165,6 +176,10 @@ class Columnar:
         self._recordings: dict[RecordingKey, Recording] = {}
         self._lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}  # the lifted functions' results
         self._lift_tables: dict[Any, Any] = {}  # the same as sorted arrays (Trace.lift_tables)
+        # per scheme and facts given: its versions' recordings in one table (recorded.combine), rebuilt when one grows
+        self._combined: dict[tuple[int, tuple[str, ...]], Combined] = {}
+        self.combined = True  # False: each version's rows replayed on their own (recorded.replay)
+        self.combined_blocks = 0  # blocks of a scheme replayed through the combined table (what the tests check)
 
     def take_learned(self) -> dict[RecordingKey, tuple[frozenset[str], dict[str, Any], dict[Any, Any]]]:
         """What the traces found since the last call, per recording (scheme, version, facts given): its facts read
@@ -371,34 +386,184 @@ class Columnar:
         decided = day if not row_fallback.any() else day[~row_fallback]  # a fallback row's day may be a filler
         first, last = (int(decided.min()), int(decided.max())) if len(decided) else (0, 0)
         low = int(np.searchsorted(starts, first, side="right")) - 1
+        groups: list[tuple[int, Any]] = []  # each version's rows (an index array, or a slice: a view)
         if low >= 0 and low == int(np.searchsorted(starts, last, side="right")) - 1 and last < ends[low]:
             # one version in force on every day (one date, or dates within one version): no search, no gathering
-            rows: Any = slice(None) if not row_fallback.any() else np.flatnonzero(~row_fallback)
-            count = len(day) if isinstance(rows, slice) else len(rows)
+            groups.append((low, slice(None) if not row_fallback.any() else np.flatnonzero(~row_fallback)))
+        else:
+            which = np.searchsorted(starts, day, side="right") - 1
+            in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
+            which = np.where(in_force & ~row_fallback, which, -1).astype(np.int16)  # int16: a radix sort below
+            gap = ~in_force & ~row_fallback
+            if gap.any():
+                result.status[s, gap] = _STATUS[NO_VERSION]
+                for array in (result.eligible, result.version, result.kept, result.paragraph):
+                    array[s, gap] = -1
+            low, high = int(which.min()), int(which.max())
+            if low == high:  # every row in one version
+                if low >= 0:
+                    groups.append((low, slice(None)))
+            else:
+                order = np.argsort(which, kind="stable")
+                bounds = np.searchsorted(which[order], np.arange(len(plan.plans) + 1))
+                groups.extend(
+                    (v, order[bounds[v] : bounds[v + 1]]) for v in range(len(plan.plans)) if bounds[v + 1] > bounds[v]
+                )
+        others = groups
+        if self.record and self.combined and len(day) <= self.chunk:
+            others = self._replay_combined(result, s, plan, facts, day, groups)
+        for v, rows in others:
+            count = len(range(len(day))[rows]) if isinstance(rows, slice) else len(rows)
             for start in range(0, count, self.chunk):
                 part = slice(start, start + self.chunk) if isinstance(rows, slice) else rows[start : start + self.chunk]
-                self._trace(result, s, plan.plans[low], facts, day, part)
-            return
-        which = np.searchsorted(starts, day, side="right") - 1
-        in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
-        which = np.where(in_force & ~row_fallback, which, -1).astype(np.int16)  # int16: a radix sort below
-        gap = ~in_force & ~row_fallback
-        if gap.any():
-            result.status[s, gap] = _STATUS[NO_VERSION]
-            for array in (result.eligible, result.version, result.kept, result.paragraph):
-                array[s, gap] = -1
-        low, high = int(which.min()), int(which.max())
-        if low == high:  # every row in one version
-            if low >= 0:
-                for start in range(0, len(which), self.chunk):
-                    self._trace(result, s, plan.plans[low], facts, day, slice(start, start + self.chunk))
-            return
-        order = np.argsort(which, kind="stable")
-        bounds = np.searchsorted(which[order], np.arange(len(plan.plans) + 1))
+                self._trace(result, s, plan.plans[v], facts, day, part)
+
+    def _replay_combined(
+        self,
+        result: ColumnarResult,
+        s: int,
+        plan: Any,
+        facts: Mapping[str, Column],
+        day: I64,
+        groups: list[tuple[int, Any]],
+    ) -> list[tuple[int, Any]]:
+        """The versions' rows that earlier chunks recorded, replayed at once (:func:`recorded.walk`, through the
+        scheme's recordings in one table); the groups left (no recording, or too few paths for their rows, or a
+        decision that cannot be computed on the whole block) are returned, to be traced or replayed one by one."""
+        facts_key = tuple(sorted(facts))
+        recordings: list[Recording] = []
+        index: dict[int, int] = {}  # a version's place among the recordings combined
         for v, version_plan in enumerate(plan.plans):
-            rows = order[bounds[v] : bounds[v + 1]]
-            for start in range(0, len(rows), self.chunk):
-                self._trace(result, s, version_plan, facts, day, rows[start : start + self.chunk])
+            recording = self._recordings.get((s, version_plan.vid, facts_key))
+            if recording is not None and recording.leaves:
+                index[v] = len(recordings)
+                recordings.append(recording)
+        n = len(day)
+        parts: list[tuple[int, Any]] = []
+        others: list[tuple[int, Any]] = []
+        for v, rows in groups:
+            size = n if isinstance(rows, slice) else len(rows)
+            recording = recordings[index[v]] if v in index else None
+            if recording is None or (self.rows_per_recorded_path and recording.leaves * self.rows_per_recorded_path < size):
+                others.append((v, rows))
+            else:
+                parts.append((v, np.arange(n, dtype=np.intp) if isinstance(rows, slice) else rows))
+        if not parts:
+            return others
+        key = (s, facts_key)
+        combined = self._combined.get(key)
+        if combined is None or combined.signature != signature(recordings):
+            combined = self._combined[key] = combine(recordings)
+        # the rows replayed, by version (each version's rows in order): a version's rows are a slice of the block's
+        # columns gathered once in that order, and each decision is computed on the slice of the versions that make it
+        rows = np.concatenate([r for _, r in parts]) if len(parts) > 1 else parts[0][1]
+        counts = [len(r) for _, r in parts]
+        stops = np.cumsum(counts)
+        starts = stops - counts
+        start = np.repeat(np.array([combined.base[index[v]] + 1 for v, _ in parts], dtype=np.int32), counts)
+        everything = len(rows) == n and bool((rows[1:] > rows[:-1]).all()) if len(rows) else False
+        whole = _Chunk(facts, None if everything else rows)
+        whole.taken["_day"] = Column("_day", "date", day if everything else day[rows], None)
+        uses = combined.users[:, [index[v] for v, _ in parts]]
+        needed = np.flatnonzero(uses.any(axis=1))
+        first = np.argmax(uses[needed], axis=1)
+        last = uses.shape[1] - 1 - np.argmax(uses[needed, ::-1], axis=1)
+        spans: dict[tuple[int, int], list[int]] = {}
+        for r, lo, hi in zip(needed.tolist(), starts[first].tolist(), stops[last].tolist(), strict=True):
+            spans.setdefault((lo, hi), []).append(r)
+        traces = []
+        for (lo, hi), recipes in spans.items():
+            evaluator = Trace(_Chunk(whole, slice(lo, hi)), DEFAULTS, hi - lo, 0)
+            evaluator.lift_memo, evaluator.lift_tables = self._lift_memo, self._lift_tables
+            traces.append((recipes, evaluator, lo, hi))
+        try:
+            with np.errstate(all="ignore"):
+                leaf = walk(combined, codes(combined, len(rows), traces), np.arange(len(rows)), start)
+                vids = [plan.plans[v].vid for v in sorted(index, key=index.__getitem__)]
+                columns, constants, fallback, value_of, reasons, keys = self._combined_leaves(combined, recordings, vids)
+                where = np.maximum(leaf, 0)
+                amount = np.take(constants, where)
+                if keys:
+                    value = np.take(value_of, where)
+                    evaluator = Trace(whole, DEFAULTS, len(rows), 0)
+                    evaluator.lift_memo, evaluator.lift_tables = self._lift_memo, self._lift_tables
+                    for k, value_key in enumerate(keys):
+                        at = np.flatnonzero(value == k)
+                        if len(at):
+                            amount[at] = expression(evaluator, value_key, combined.lifts)[at]
+        except Exception:  # noqa: BLE001 - a decision or an amount the whole block cannot compute: one by one
+            return groups
+        targets: tuple[np.ndarray[Any, Any], ...] = (
+            result.status,
+            result.amount_known,
+            result.eligible,
+            result.version,
+            result.kept,
+            result.paragraph,
+        )
+        for target, table in zip(targets, columns, strict=True):
+            if (table == table[0]).all():
+                target[s, rows] = table[0]
+            else:
+                target[s, rows] = np.take(table.astype(target.dtype), where)
+        result.amount[s, rows] = amount
+        known = leaf >= 0
+        if fallback.any():
+            fell = fallback[where] & known
+            if fell.any():
+                result.fallback[s, rows] = fell
+                tally = np.bincount(leaf[fell], minlength=len(fallback))
+                for j in np.flatnonzero(tally).tolist():
+                    result.fallback_reasons[reasons[j]] += int(tally[j])
+        decided = int(np.count_nonzero(known))
+        result.replayed += decided
+        self.combined_blocks += 1
+        if decided < len(rows):  # rows that reach a decision side no earlier chunk took: traced (and recorded)
+            at = 0
+            for (v, part), count in zip(parts, counts, strict=True):
+                unknown = ~known[at : at + count]
+                at += count
+                if unknown.any():
+                    fresh = part[unknown]
+                    result.fallback[s, fresh] = False
+                    version_plan = plan.plans[v]
+                    recording = recordings[index[v]]
+                    self._explore(result, s, version_plan, facts, day, fresh, (s, version_plan.vid, facts_key), recording)
+        return others
+
+    def _combined_leaves(
+        self, combined: Combined, recordings: list[Recording], vids: list[str]
+    ) -> tuple[I64, I64, npt.NDArray[np.bool_], I64, list[str], list[Any]]:
+        """The recordings' leaf tables (:meth:`_leaf_tables`) side by side: per leaf across them, the six codes, its
+        amount when a number, whether it falls back, its amount's expression (an index in the keys, -1: a number),
+        the fallback reason as reported; and the amounts' expressions, each once. Kept with the combined table."""
+        found = combined.extra.get("leaves")
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        columns, constants, fallback, value_of, reasons = [], [], [], [], []
+        keys: dict[Any, int] = {}
+        for recording, vid in zip(recordings, vids, strict=True):
+            codes_of, falls, values = self._leaf_tables(recording)
+            columns.append(codes_of[:6])
+            constants.append(codes_of[6])
+            fallback.append(falls)
+            slot_key = np.array(
+                [-1, *(keys.setdefault(recording.leaf_list[j].value, len(keys)) for j in values)], dtype=np.int64
+            )
+            value_of.append(slot_key[codes_of[7]])
+            reasons.extend(
+                f"{vid}: {leaf.outcome.reason}" if isinstance(leaf.outcome, Fallback) else "" for leaf in recording.leaf_list
+            )
+        found = (
+            np.concatenate(columns, axis=1),
+            np.concatenate(constants),
+            np.concatenate(fallback),
+            np.concatenate(value_of),
+            reasons,
+            list(keys),
+        )
+        combined.extra["leaves"] = found
+        return found
 
     # -- the versions' rules, traced ---------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from legislation.columnar.columns import FACTS
 from legislation.columnar.symbolic import Sym, Trace, Unvectorisable
 
 Index = npt.NDArray[np.intp]
@@ -400,6 +401,12 @@ def leaf_value(recording: Recording, j: int, trace: Trace) -> npt.NDArray[Any]:
     return _sym(trace, recording.leaf_list[j].value, recording).value
 
 
+def expression(trace: Trace, key: Any, recording: Recording) -> npt.NDArray[Any]:
+    """The expression ``key`` (an amount's, a decision's) over the trace's rows, the recording's lifted functions
+    at hand."""
+    return _sym(trace, key, recording).value
+
+
 def _column(trace: Trace, name: str) -> Any:
     column = trace.columns.get(name)
     if column is None:
@@ -433,3 +440,235 @@ def _sym(trace: Trace, key: Any, recording: Recording) -> Sym:
 
 def _operand(trace: Trace, key: Any, recording: Recording) -> Any:
     return key[1] if key[0] == "k" else _sym(trace, key, recording)
+
+
+# -- every version of a scheme at once ---------------------------------------------------------------------------
+#
+# A block's rows are in force under many versions (one recording each): replayed one version after another, each
+# version's rows are gathered and each of its decisions computed on them — thousands of small numpy calls a block.
+# :func:`combine` puts the recordings of one scheme side by side in one dense table, their decisions numbered once
+# across them (a decision several versions make, the same expression, is computed once), and :func:`walk` replays
+# every row of the block down that table at once, each row starting at the root of its version's tree. The trees
+# are the recordings' own (nothing is added or decided here): a row ends on the leaf its version's
+# :func:`replay` gives it.
+
+
+@dataclass(slots=True, frozen=True)
+class Combined:
+    """The recordings of one scheme (a version each) in one dense table, like :class:`Tables`: ``recipes`` are the
+    decisions of all of them, each once; a decision gives each row a *code* (a truth 0/1, a fact missing 0 / given
+    1, an enum member's place among ``labels``, a plain value's place among ``held``), its last code « not held »
+    (:data:`UNKNOWN` next); version ``v``'s states are numbered from ``base[v]`` (its UNKNOWN) and its leaves from
+    ``leaf_base[v]``."""
+
+    signature: tuple[tuple[int, int], ...]  # per recording: its identity and states when combined
+    recipes: list[tuple[str, Any]]
+    widths: list[int]  # per recipe: its codes (the last: not held)
+    labels: list[dict[Any, int] | None]  # per member recipe: each label's code
+    held: list[npt.NDArray[np.int64] | None]  # per plain or computed-value recipe: the values the trees hold
+    recipe_of: npt.NDArray[np.intp]  # per state (leaves and UNKNOWN: len(recipes))
+    offset: npt.NDArray[np.intp]
+    table: npt.NDArray[np.int32]
+    leaf_of: npt.NDArray[np.int32]  # per state: the leaf's number across the recordings (-1: a node, UNKNOWN)
+    base: npt.NDArray[np.intp]  # per recording: its first state (its UNKNOWN; its root: base + 1)
+    leaf_base: npt.NDArray[np.intp]  # per recording: its first leaf's number
+    depth: int
+    lifts: Recording  # the recordings' lifted functions, for :func:`_sym`
+    users: npt.NDArray[np.bool_]  # [recipe, recording]: the recording's tree makes that decision
+    extra: dict[str, Any] = field(default_factory=dict)  # what a caller derives from the leaves
+
+
+def signature(recordings: list[Recording]) -> tuple[tuple[int, int], ...]:
+    """What :func:`combine` depends on: each recording and its size (a tree that grew is combined again)."""
+    return tuple((id(r), len(r.recipe_of)) for r in recordings)
+
+
+def combine(recordings: list[Recording]) -> Combined:
+    """The recordings' trees in one dense table (:class:`Combined`)."""
+    recipes: dict[tuple[str, Any], int] = {}
+    for recording in recordings:
+        for recipe in recording.recipe_list:
+            recipes.setdefault(recipe, len(recipes))
+    recipe_list = list(recipes)
+    constant = len(recipe_list)
+    # an enum's or a boolean's member: its place in the fact's members + 1 (0: not given), the column's code + 1
+    labels: list[dict[Any, int] | None] = [
+        {None: 0, **{m: i + 1 for i, m in enumerate(_members(what))}} if kind == "member" else None
+        for kind, what in recipe_list
+    ]
+    origins, recipes_at, codes, targets, states, leaves = [], [], [], [], [], []
+    base = np.zeros(len(recordings), dtype=np.intp)
+    leaf_base = np.zeros(len(recordings), dtype=np.intp)
+    lifts = Recording(frozenset())
+    users = np.zeros((constant, len(recordings)), dtype=np.bool_)
+    total, total_leaves, depth = 0, 0, 0
+    for v, recording in enumerate(recordings):
+        base[v], leaf_base[v] = total, total_leaves
+        lifts.lifts.update(recording.lifts)
+        depth = max(depth, recording.depth)
+        local = np.array([recipes[r] for r in recording.recipe_list] + [constant], dtype=np.intp)
+        users[local[:-1], v] = True
+        recipe_of = np.array(recording.recipe_of, dtype=np.intp)  # -1: a leaf or UNKNOWN → constant
+        keys = np.array(recording.keys, dtype=np.int64)
+        origin = keys // _SHIFT
+        code = keys - origin * _SHIFT - _OFFSET
+        node = recipe_of[origin] >= 0
+        origin, code, target = origin[node], code[node], np.array(recording.targets, dtype=np.intp)[node]
+        recipe = local[recipe_of[origin]]
+        for r, codes_of in recording.members.items():  # a member's code in this tree → its code across the trees
+            found = labels[int(local[r])]
+            assert found is not None
+            lookup = np.zeros(max(codes_of.values(), default=0) + 1, dtype=np.int64)
+            for label, c in codes_of.items():
+                lookup[c] = found.setdefault(label, len(found))
+            mine = recipe_of[origin] == r
+            code[mine] = lookup[code[mine]]
+        origins.append(origin + total)
+        recipes_at.append(recipe)
+        codes.append(code)
+        targets.append(target + total)
+        states.append(local[recipe_of])
+        leaf_of = np.array(recording.leaf_of, dtype=np.int32)
+        leaves.append(np.where(leaf_of >= 0, leaf_of + np.int32(total_leaves), np.int32(-1)).astype(np.int32))
+        total += len(recipe_of)
+        total_leaves += recording.leaves
+    origin = np.concatenate(origins) if origins else np.zeros(0, dtype=np.intp)
+    recipe = np.concatenate(recipes_at) if recipes_at else np.zeros(0, dtype=np.intp)
+    code = np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
+    target = np.concatenate(targets) if targets else np.zeros(0, dtype=np.intp)
+    widths: list[int] = []
+    held: list[npt.NDArray[np.int64] | None] = []
+    slot = code.copy()
+    for r, (kind, _) in enumerate(recipe_list):
+        if kind in ("bool", "null"):
+            widths.append(3)
+            held.append(None)
+        elif kind == "member":
+            found = labels[r]
+            assert found is not None
+            widths.append(max(found.values()) + 2)
+            held.append(None)
+        else:
+            mine = recipe == r
+            values = np.unique(code[mine])
+            slot[mine] = np.searchsorted(values, code[mine])
+            widths.append(len(values) + 1)
+            held.append(values)
+    state_recipe = np.concatenate(states) if states else np.zeros(0, dtype=np.intp)
+    width_of = np.array([*widths, 1], dtype=np.intp)[state_recipe]
+    offset = np.zeros(len(state_recipe), dtype=np.intp)
+    if len(state_recipe):
+        np.cumsum(width_of[:-1], out=offset[1:])
+    size = int(offset[-1] + width_of[-1]) if len(state_recipe) else 0
+    table = np.zeros(size, dtype=np.int32)  # state 0: the first recording's UNKNOWN (a row no path decides)
+    stay = np.flatnonzero(state_recipe == constant)
+    table[offset[stay]] = stay  # leaves, UNKNOWN: stay
+    table[offset[origin] + slot] = target
+    return Combined(
+        signature(recordings),
+        recipe_list,
+        widths,
+        labels,
+        held,
+        state_recipe,
+        offset,
+        table,
+        np.concatenate(leaves) if leaves else np.zeros(0, dtype=np.int32),
+        base,
+        leaf_base,
+        depth,
+        lifts,
+        users,
+    )
+
+
+def _members(name: str) -> tuple[Any, ...]:
+    """The members of an enum or boolean fact, in the order of its columns' codes."""
+    return FACTS[name][1] if name in FACTS else ()
+
+
+def codes(combined: Combined, n: int, spans: list[tuple[list[int], Trace, int, int]]) -> npt.NDArray[Any]:
+    """Each row's code for the decisions of ``combined``: a matrix (recipes + 1) × ``n`` rows, its last line 0 (leaves
+    and UNKNOWN). ``spans``: decisions, and the trace over the rows ``start:stop`` that compute them — the rows whose
+    versions' trees make those decisions (a row never reads a decision elsewhere: those codes are not written). A
+    decision the rows cannot compute — a fact that is not a column here, an expression that could leave int64 —
+    gives « not held »: the rows that reach it are traced."""
+    constant = len(combined.recipes)
+    dtype = np.int8 if max(combined.widths, default=1) < 127 else np.int32
+    matrix = np.empty((constant + 1, n), dtype=dtype)
+    matrix[constant] = 0
+    for recipes, trace, start, stop in spans:
+        for r in recipes:
+            _code_line(combined, r, trace, matrix[r, start:stop])
+    return matrix
+
+
+def _code_line(combined: Combined, r: int, trace: Trace, line: npt.NDArray[Any]) -> None:
+    """Decision ``r``'s code for each row of the trace, into ``line``."""
+    kind, what = combined.recipes[r]
+    recording = combined.lifts
+    missing = combined.widths[r] - 1
+    try:
+        if kind == "bool":
+            line[...] = _sym(trace, what, recording).value
+            return
+        if kind == "null":
+            column = _column(trace, what)
+            line[...] = 1 if column.null is None else ~column.null
+            return
+        if kind == "member":
+            column = _column(trace, what)
+            if column.members == _members(what):  # the codes of combine: the column's + 1
+                np.add(column.values, 1, out=line, casting="unsafe")
+                return
+            labels = combined.labels[r]
+            assert labels is not None
+            lookup = np.array(
+                [labels.get(None, missing), *(labels.get(m, missing) for m in column.members)], dtype=line.dtype
+            )
+            np.take(lookup, column.values.astype(np.intp) + 1, out=line)
+            return
+        if kind == "plain":
+            column = _column(trace, what)
+            values, null = column.values, column.null
+        else:
+            values, null = _sym(trace, what, recording).value, None
+    except (Stale, Unvectorisable):
+        line[...] = missing
+        return
+    held = combined.held[r]
+    assert held is not None
+    values = values.astype(np.int64)
+    values = np.where((values < _LOW) | (values > _HIGH), _BAD, values)
+    if null is not None:
+        values[null] = _NONE
+    at = np.searchsorted(held, values)
+    inside = np.minimum(at, max(len(held) - 1, 0))
+    found = (at < len(held)) & (held[inside] == values) if len(held) else np.zeros(len(at), np.bool_)
+    line[...] = np.where(found, at, missing)
+
+
+def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: npt.NDArray[np.int32]) -> Any:
+    """Rows ``rows`` (columns of ``matrix``) down the combined table from the states ``start`` (their versions'
+    roots): each row's leaf (its number across the recordings; -1: no recorded path decides it). One gather per
+    level for every row; every few levels, the rows already on a leaf are set aside."""
+    recipe_of, offset, table = combined.recipe_of, combined.offset, combined.table
+    constant = len(combined.recipes)
+    n = matrix.shape[1]
+    flat = matrix.reshape(-1)
+    state = np.empty(len(rows), dtype=np.int32)
+    at = np.arange(len(rows), dtype=np.intp)  # the rows still walking, by their place in ``rows``
+    current = start
+    walking = rows.astype(np.intp)
+    for level in range(combined.depth):
+        if level and not level % 4:
+            going = recipe_of[current] != constant
+            if not going.all():
+                stopped = ~going
+                state[at[stopped]] = current[stopped]
+                at, current, walking = at[going], current[going], walking[going]
+                if not len(at):
+                    break
+        current = table[offset[current] + flat[recipe_of[current] * n + walking]]
+    state[at] = current
+    return combined.leaf_of[state]

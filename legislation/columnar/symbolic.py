@@ -277,7 +277,7 @@ class Trace:
         # each lifted function's results by value (the function is pure: a caller may share this across traces)
         self.lift_memo: dict[Any, dict[int, tuple[int, str | None]]] = {}
         # the same results as sorted arrays (memo's size when built, values, results, kind, bounds), shared likewise
-        self.lift_tables: dict[Any, tuple[int, Any, Any, str, int, int]] = {}
+        self.lift_tables: dict[Any, tuple[int, Any, Any, str, int, int, Any]] = {}
 
     # -- exploring ---------------------------------------------------------------------------------------------
 
@@ -510,11 +510,21 @@ class Trace:
         memo = self.lift_memo.setdefault(key, {})
         known = self.lift_tables.get(key)
         if known is not None and known[0] == len(memo):  # every value of the chunk met before: one search
-            _, values_known, results_known, kind_known, lo_known, hi_known = known
-            at = np.minimum(np.searchsorted(values_known, values), len(values_known) - 1)
-            hit = values_known[at] == values
+            _, values_known, results_known, kind_known, lo_known, hi_known, dense = known
+            if dense is not None:  # values over a short range (days): a look-up by value, no binary search
+                first, dense_results, dense_hit = dense
+                at = values - first
+                np.clip(at, 0, len(dense_hit) - 1, out=at)
+                hit = dense_hit[at]
+                hit &= values >= first
+                hit &= values < first + len(dense_hit)
+                lifted_of = dense_results
+            else:
+                at = np.minimum(np.searchsorted(values_known, values), len(values_known) - 1)
+                hit = values_known[at] == values
+                lifted_of = results_known
             if hit.all() if given is None else hit[given].all():
-                lifted = results_known[at]  # a row that does not give the column: any value
+                lifted = lifted_of[at]  # a row that does not give the column: any value (within the bounds)
                 narrow = _narrow(lifted, lo_known, hi_known)
                 found = self.cache[key] = Sym(self, key, narrow, lo_known, hi_known, kind_known)
                 return found
@@ -538,13 +548,15 @@ class Trace:
         every = sorted(memo.items())
         if every and len({k for _, (_, k) in every}) == 1 and every[0][1][1] == kind:  # for the next chunks
             results_all = np.array([r for _, (r, _) in every], dtype=np.int64)
+            values_all = np.array([v for v, _ in every], dtype=np.int64)
             self.lift_tables[key] = (
                 len(memo),
-                np.array([v for v, _ in every], dtype=np.int64),
+                values_all,
                 results_all,
                 kind,
                 int(results_all.min()),
                 int(results_all.max()),
+                _dense_lookup(values_all, results_all),
             )
         where = np.searchsorted(np.array(distinct or [0], dtype=np.int64), values)
         lifted = table[np.minimum(where, len(table) - 1)]  # a row that does not give the column: any value
@@ -695,6 +707,21 @@ def _operand(value: Any, wide: bool) -> Any:
         array = value.value
         return array.astype(np.int64) if wide and array.dtype != np.int64 and array.dtype != np.bool_ else array
     return np.int64(value) if wide else np.int32(value)
+
+
+def _dense_lookup(values: Array, results: Array) -> tuple[int, Array, Mask] | None:
+    """A lifted function's known results by value over the range of the values (sorted, distinct), when short (days
+    over some decades): (the first value, each value's result — the first result where none is known —, whether it
+    is known). None for a range longer than 2^20."""
+    if not len(values) or int(values[-1]) - int(values[0]) >= 1 << 20:
+        return None
+    first = int(values[0])
+    span = int(values[-1]) - first + 1
+    dense_results = np.full(span, results[0], dtype=np.int64)
+    dense_results[values - first] = results
+    dense_hit = np.zeros(span, dtype=np.bool_)
+    dense_hit[values - first] = True
+    return first, dense_results, dense_hit
 
 
 def _distinct(values: Array) -> list[int]:
