@@ -152,6 +152,52 @@ def test_a_later_call_replays_the_recorded_decisions_and_traces_the_paths_not_se
         assert _columnar(again, i) == _columnar(expected, i)
 
 
+def test_the_versions_replayed_in_one_walk_give_each_versions_own_replay_and_the_row_engine() -> None:
+    """Every version's recording replayed at once (legislation.columnar.recorded.combine / walk: one table, each
+    decision computed on the rows of the versions that make it) decides each row as its version's recording
+    replayed alone does, reports the same fallbacks, and equals the row engine."""
+    first, _ = _generated(31, 40)
+    later, _ = _generated(32, 60)
+    engine = Engine(CATALOGUE)
+    results = []
+    for combined in (True, False):
+        runner = Columnar(CATALOGUE, engine)
+        runner.rows_per_path, runner.rows_per_recorded_path = 0, 0  # every row traced, every recording replayed
+        runner.combined = combined
+        runner.compute(_columns(first))
+        runner.compute(_columns(later))  # the paths of ``later`` recorded: the next call replays every row
+        result = runner.compute(_columns(later))
+        assert result.paths == 0 and result.replayed > 0
+        assert (runner.combined_blocks > 0) is combined
+        results.append(result)
+    walked, alone = results
+    assert walked.fallback_reasons == alone.fallback_reasons
+    assert np.array_equal(walked.fallback & walked.requested, alone.fallback & alone.requested)
+    for i, row in enumerate(later):
+        assert _columnar(walked, i) == _columnar(alone, i) == _row_engine(engine, row), row
+
+
+def test_a_recorded_decision_the_whole_block_cannot_compute_leaves_its_rows_to_a_trace() -> None:
+    """A decision the combined replay cannot compute (here: every computed value out of reach) sends the rows
+    that reach it to a trace, whose outcomes are the row engine's."""
+    rows, _ = _generated(33, 30)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path, runner.rows_per_recorded_path = 0, 0
+    runner.compute(_columns(rows))
+    for recording in runner._recordings.values():  # every plain or computed value held: none any row has
+        for r, (kind, _) in enumerate(recording.recipe_list):
+            if kind in ("bool",):
+                recording.recipe_list[r] = ("bool", ("col", "no_such_fact"))
+        recording.recipes = {recipe: k for k, recipe in enumerate(recording.recipe_list)}
+        recording.arrays = ()
+    result = runner.compute(_columns(rows))
+    assert runner.combined_blocks > 0
+    assert result.paths > 0  # the rows that reach those decisions: traced
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(engine, row), row
+
+
 def test_a_lease_whose_version_is_picked_by_another_event_is_decided_by_the_columns() -> None:
     """The leases dated before the end of décret 2007-1873's versions (picked by the lease's signature, not its
     first rent): their decisive day per scheme is the resolver's own version_for, then the columns compute them."""
