@@ -180,6 +180,8 @@ class Columnar:
         self._combined: dict[tuple[int, tuple[str, ...]], Combined] = {}
         self.combined = True  # False: each version's rows replayed on their own (recorded.replay)
         self.combined_blocks = 0  # blocks of a scheme replayed through the combined table (what the tests check)
+        # per scheme whose versions are picked by other events: the field version_for chose per pattern of dates
+        self._eventful_memo: dict[Scheme, dict[tuple[int, ...], int]] = {}
 
     def take_learned(self) -> dict[RecordingKey, tuple[frozenset[str], dict[str, Any], dict[Any, Any]]]:
         """What the traces found since the last call, per recording (scheme, version, facts given): its facts read
@@ -346,14 +348,24 @@ class Columnar:
                 found = np.where((at >= 0) & (values[name] < ends[np.maximum(at, 0)]), at, -1)
                 null = read[name].null
                 pattern.append(found if null is None else np.where(null[rows], -2, found))
-            _, first, inverse = np.unique(np.stack(pattern, axis=1), axis=0, return_index=True, return_inverse=True)
-            samples = rows_at(read, rows[first], [ALL_SCHEMES] * len(first))
-            chosen = np.empty(len(first), dtype=np.int64)  # the field each pattern's decisive day comes from
-            for k, row in enumerate(samples):
-                try:
-                    chosen[k] = fields.index(version_for(timeline, row)[2])
-                except InvalidFacts:
-                    chosen[k] = -1
+            patterns, first, inverse = np.unique(
+                np.stack(pattern, axis=1), axis=0, return_index=True, return_inverse=True
+            )
+            # the field each pattern's decisive day comes from (-1: refused), asked once per pattern and kept (the
+            # answer depends on the pattern only)
+            memo = self._eventful_memo.setdefault(scheme, {})
+            keys = [tuple(p) for p in patterns.tolist()]
+            chosen = np.array([memo.get(k, -2) for k in keys], dtype=np.int64)
+            asked = np.flatnonzero(chosen == -2)
+            if len(asked):
+                samples = rows_at(read, rows[first[asked]], [ALL_SCHEMES] * len(asked))
+                for k, row in zip(asked.tolist(), samples, strict=True):
+                    try:
+                        chosen[k] = fields.index(version_for(timeline, row)[2])
+                    except InvalidFacts:
+                        chosen[k] = -1
+                    if len(memo) < 1 << 16:
+                        memo[keys[k]] = int(chosen[k])
             which = chosen[inverse.reshape(-1)]
             ordinals = np.full(len(rows), -1, dtype=np.int64)
             for f, name in enumerate(fields):

@@ -652,23 +652,24 @@ def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: npt.N
     """Rows ``rows`` (columns of ``matrix``) down the combined table from the states ``start`` (their versions'
     roots): each row's leaf (its number across the recordings; -1: no recorded path decides it). One gather per
     level for every row; every few levels, the rows already on a leaf are set aside."""
-    recipe_of, offset, table = combined.recipe_of, combined.offset, combined.table
-    constant = len(combined.recipes)
+    offset, table = combined.offset, combined.table
     n = matrix.shape[1]
     flat = matrix.reshape(-1)
+    line = combined.recipe_of * n  # per state: where its decision's line of the matrix starts
+    stays = combined.recipe_of == len(combined.recipes)  # a leaf or UNKNOWN
     state = np.empty(len(rows), dtype=np.int32)
     at = np.arange(len(rows), dtype=np.intp)  # the rows still walking, by their place in ``rows``
     current = start
     walking = rows.astype(np.intp)
     for level in range(combined.depth):
         if level and not level % 4:
-            going = recipe_of[current] != constant
-            if not going.all():
-                stopped = ~going
+            stopped = stays[current]
+            if stopped.any():
+                going = ~stopped
                 state[at[stopped]] = current[stopped]
                 at, current, walking = at[going], current[going], walking[going]
                 if not len(at):
                     break
-        current = table[offset[current] + flat[recipe_of[current] * n + walking]]
+        current = table[offset[current] + flat[line[current] + walking]]
     state[at] = current
     return combined.leaf_of[state]
