@@ -403,7 +403,7 @@ class Columnar:
             # one version in force on every day (one date, or dates within one version): no search, no gathering
             groups.append((low, slice(None) if not row_fallback.any() else np.flatnonzero(~row_fallback)))
         else:
-            which = np.searchsorted(starts, day, side="right") - 1
+            which = _version_at(starts, day)
             in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
             which = np.where(in_force & ~row_fallback, which, -1).astype(np.int16)  # int16: a radix sort below
             gap = ~in_force & ~row_fallback
@@ -878,6 +878,31 @@ class Columnar:
             self._version_index[kept] if kept is not None else -1,
             self._paragraphs.number(paragraph),
         )
+
+
+_VERSION_TABLES: dict[bytes, tuple[int, npt.NDArray[np.intp]]] = {}
+
+
+def _version_at(starts: I64, day: I64) -> npt.NDArray[np.intp]:
+    """``searchsorted(starts, day, side="right") - 1``: the last version started on or before each day (-1: none) —
+    by a table of the days from the first start to the last (one look-up a row, no binary search)."""
+    if not len(starts) or int(starts[-1]) - int(starts[0]) >= 1 << 20:
+        return np.searchsorted(starts, day, side="right") - 1  # type: ignore[no-any-return]
+    key = starts.tobytes()
+    found = _VERSION_TABLES.get(key)
+    if found is None:
+        first = int(starts[0])
+        table = np.searchsorted(starts, np.arange(first, int(starts[-1]) + 1), side="right") - 1
+        found = _VERSION_TABLES[key] = (first, table)
+        if len(_VERSION_TABLES) > 64:
+            _VERSION_TABLES.clear()
+            _VERSION_TABLES[key] = found
+    first, table = found
+    at = day.astype(np.int64) - first
+    np.clip(at, 0, len(table) - 1, out=at)
+    which = table[at]
+    which[day < first] = -1
+    return which
 
 
 def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64) -> I64:

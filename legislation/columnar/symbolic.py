@@ -246,8 +246,11 @@ class Column:
     def limits(self) -> tuple[int, int]:
         """The lowest and highest given value (codes: -1 when some row does not give it), computed once."""
         if self.bounds is None:
-            given = self.values if self.null is None else self.values[~self.null]
-            self.bounds = (int(given.min()), int(given.max())) if given.size else (0, 0)
+            values, null = self.values, self.null
+            if null is not None and values.size:  # a given value in place of the others (no gathering)
+                first = int(np.argmin(null))
+                values = values[first:first] if null[first] else np.where(null, values[first], values)
+            self.bounds = (int(values.min()), int(values.max())) if values.size else (0, 0)
         return self.bounds
 
 
