@@ -17,6 +17,7 @@ from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_
 from legislation.columnar.recorded import (
     Combined,
     Recording,
+    Registry,
     Stale,
     codes,
     combine,
@@ -178,6 +179,7 @@ class Columnar:
         self._lift_tables: dict[Any, Any] = {}  # the same as sorted arrays (Trace.lift_tables)
         # per scheme and facts given: its versions' recordings in one table (recorded.combine), rebuilt when one grows
         self._combined: dict[tuple[int, tuple[str, ...]], Combined] = {}
+        self._registries: dict[tuple[int, tuple[str, ...]], Registry] = {}  # their decisions, numbered
         self.combined = True  # False: each version's rows replayed on their own (recorded.replay)
         self.combined_blocks = 0  # blocks of a scheme replayed through the combined table (what the tests check)
         # per scheme whose versions are picked by other events: the field version_for chose per pattern of dates
@@ -465,7 +467,8 @@ class Columnar:
         key = (s, facts_key)
         combined = self._combined.get(key)
         if combined is None or combined.signature != signature(recordings):
-            combined = self._combined[key] = combine(recordings)
+            registry = self._registries.setdefault(key, Registry())
+            combined = self._combined[key] = combine(recordings, registry)
         # the rows replayed, by version (each version's rows in order): a version's rows are a slice of the block's
         # columns gathered once in that order, and each decision is computed on the slice of the versions that make it
         rows = np.concatenate([r for _, r in parts]) if len(parts) > 1 else parts[0][1]
@@ -492,7 +495,7 @@ class Columnar:
             with np.errstate(all="ignore"):
                 leaf = walk(combined, codes(combined, len(rows), traces), np.arange(len(rows)), start)
                 vids = [plan.plans[v].vid for v in sorted(index, key=index.__getitem__)]
-                columns, constants, fallback, value_of, reasons, keys = self._combined_leaves(combined, recordings, vids)
+                columns, constants, fallback, value_of, reasons, keys = self._combined_leaves(combined, recordings, vids, self._registries[key])
                 where = np.maximum(leaf, 0)
                 amount = np.take(constants, where)
                 if keys:
@@ -544,28 +547,36 @@ class Columnar:
         return others
 
     def _combined_leaves(
-        self, combined: Combined, recordings: list[Recording], vids: list[str]
+        self, combined: Combined, recordings: list[Recording], vids: list[str], registry: Registry
     ) -> tuple[I64, I64, npt.NDArray[np.bool_], I64, list[str], list[Any]]:
         """The recordings' leaf tables (:meth:`_leaf_tables`) side by side: per leaf across them, the six codes, its
         amount when a number, whether it falls back, its amount's expression (an index in the keys, -1: a number),
-        the fallback reason as reported; and the amounts' expressions, each once. Kept with the combined table."""
+        the fallback reason as reported; and the amounts' expressions. Kept with the combined table (and each
+        recording's part with the recording, while it does not grow)."""
         found = combined.extra.get("leaves")
         if found is not None:
             return found  # type: ignore[no-any-return]
         columns, constants, fallback, value_of, reasons = [], [], [], [], []
-        keys: dict[Any, int] = {}
+        keys = registry.values
         for recording, vid in zip(recordings, vids, strict=True):
-            codes_of, falls, values = self._leaf_tables(recording)
-            columns.append(codes_of[:6])
-            constants.append(codes_of[6])
+            part = recording.extra.get("combined leaves")
+            if part is None or part[0] != recording.leaves or part[1] is not registry:
+                codes_of, falls, values = self._leaf_tables(recording)
+                slot_key = np.array(
+                    [-1, *(keys.setdefault(recording.leaf_list[j].value, len(keys)) for j in values)], dtype=np.int64
+                )
+                why = [
+                    f"{vid}: {leaf.outcome.reason}" if isinstance(leaf.outcome, Fallback) else ""
+                    for leaf in recording.leaf_list
+                ]
+                part = (recording.leaves, registry, (codes_of[:6], codes_of[6], falls, slot_key[codes_of[7]], why))
+                recording.extra["combined leaves"] = part
+            six, constant, falls, value, why = part[2]
+            columns.append(six)
+            constants.append(constant)
             fallback.append(falls)
-            slot_key = np.array(
-                [-1, *(keys.setdefault(recording.leaf_list[j].value, len(keys)) for j in values)], dtype=np.int64
-            )
-            value_of.append(slot_key[codes_of[7]])
-            reasons.extend(
-                f"{vid}: {leaf.outcome.reason}" if isinstance(leaf.outcome, Fallback) else "" for leaf in recording.leaf_list
-            )
+            value_of.append(value)
+            reasons.extend(why)
         found = (
             np.concatenate(columns, axis=1),
             np.concatenate(constants),

@@ -483,54 +483,91 @@ def signature(recordings: list[Recording]) -> tuple[tuple[int, int], ...]:
     return tuple((id(r), len(r.recipe_of)) for r in recordings)
 
 
-def combine(recordings: list[Recording]) -> Combined:
-    """The recordings' trees in one dense table (:class:`Combined`)."""
-    recipes: dict[tuple[str, Any], int] = {}
-    for recording in recordings:
-        for recipe in recording.recipe_list:
-            recipes.setdefault(recipe, len(recipes))
-    recipe_list = list(recipes)
+@dataclass(slots=True)
+class Registry:
+    """The decisions of a scheme's recordings numbered across them, and each member decision's labels coded — only
+    ever added to, so that what :func:`combine` derived from one recording holds while the others grow."""
+
+    recipes: dict[tuple[str, Any], int] = field(default_factory=dict)
+    recipe_list: list[tuple[str, Any]] = field(default_factory=list)
+    labels: list[dict[Any, int] | None] = field(default_factory=list)
+    values: dict[Any, int] = field(default_factory=dict)  # the leaves' amounts' expressions, numbered
+    extra: dict[str, Any] = field(default_factory=dict)  # what a caller derives, by recording
+
+    def number(self, recipe: tuple[str, Any]) -> int:
+        found = self.recipes.get(recipe)
+        if found is None:
+            found = self.recipes[recipe] = len(self.recipe_list)
+            self.recipe_list.append(recipe)
+            kind, what = recipe
+            # an enum's or a boolean's member: its place in the fact's members + 1 (0: not given), the column's
+            # code + 1
+            self.labels.append({None: 0, **{m: i + 1 for i, m in enumerate(_members(what))}} if kind == "member" else None)
+        return found
+
+
+def _part(recording: Recording, registry: Registry) -> tuple[Any, ...]:
+    """One recording's transitions in the registry's numbering (kept with the recording while it does not grow):
+    each node transition's state, decision, code (a member's: the registry's; a value: itself) and target, each
+    state's decision (-1: a leaf or UNKNOWN), each state's leaf, the decisions it makes."""
+    found = recording.extra.get("combined")
+    if found is not None and found[0] == len(recording.recipe_of) and found[1] is registry:
+        return found[2]  # type: ignore[no-any-return]
+    local = np.array([registry.number(r) for r in recording.recipe_list] + [-1], dtype=np.intp)
+    recipe_of = np.array(recording.recipe_of, dtype=np.intp)  # -1: a leaf or UNKNOWN
+    keys = np.array(recording.keys, dtype=np.int64)
+    origin = keys // _SHIFT
+    code = keys - origin * _SHIFT - _OFFSET
+    node = recipe_of[origin] >= 0
+    origin, code, target = origin[node], code[node], np.array(recording.targets, dtype=np.intp)[node]
+    for r, codes_of in recording.members.items():  # a member's code in this tree → the registry's
+        labels = registry.labels[int(local[r])]
+        assert labels is not None
+        lookup = np.zeros(max(codes_of.values(), default=0) + 1, dtype=np.int64)
+        for label, c in codes_of.items():
+            lookup[c] = labels.setdefault(label, len(labels))
+        mine = recipe_of[origin] == r
+        code[mine] = lookup[code[mine]]
+    part = (
+        origin,
+        local[recipe_of[origin]],
+        code,
+        target,
+        local[recipe_of],
+        np.array(recording.leaf_of, dtype=np.int32),
+        np.unique(local[:-1]),
+    )
+    recording.extra["combined"] = (len(recording.recipe_of), registry, part)
+    return part
+
+
+def combine(recordings: list[Recording], registry: Registry | None = None) -> Combined:
+    """The recordings' trees in one dense table (:class:`Combined`); ``registry``: the numbering of their decisions
+    (kept by the caller between calls: what was derived from a recording that did not grow is reused)."""
+    registry = registry if registry is not None else Registry()
+    parts = [_part(recording, registry) for recording in recordings]
+    recipe_list = list(registry.recipe_list)
     constant = len(recipe_list)
-    # an enum's or a boolean's member: its place in the fact's members + 1 (0: not given), the column's code + 1
-    labels: list[dict[Any, int] | None] = [
-        {None: 0, **{m: i + 1 for i, m in enumerate(_members(what))}} if kind == "member" else None
-        for kind, what in recipe_list
-    ]
+    labels = [None if found is None else dict(found) for found in registry.labels]
     origins, recipes_at, codes, targets, states, leaves = [], [], [], [], [], []
     base = np.zeros(len(recordings), dtype=np.intp)
     leaf_base = np.zeros(len(recordings), dtype=np.intp)
     lifts = Recording(frozenset())
     users = np.zeros((constant, len(recordings)), dtype=np.bool_)
     total, total_leaves, depth = 0, 0, 0
-    for v, recording in enumerate(recordings):
+    for v, (recording, part) in enumerate(zip(recordings, parts, strict=True)):
+        origin, recipe, code, target, state_recipe, leaf_of, used = part
         base[v], leaf_base[v] = total, total_leaves
         lifts.lifts.update(recording.lifts)
         depth = max(depth, recording.depth)
-        local = np.array([recipes[r] for r in recording.recipe_list] + [constant], dtype=np.intp)
-        users[local[:-1], v] = True
-        recipe_of = np.array(recording.recipe_of, dtype=np.intp)  # -1: a leaf or UNKNOWN → constant
-        keys = np.array(recording.keys, dtype=np.int64)
-        origin = keys // _SHIFT
-        code = keys - origin * _SHIFT - _OFFSET
-        node = recipe_of[origin] >= 0
-        origin, code, target = origin[node], code[node], np.array(recording.targets, dtype=np.intp)[node]
-        recipe = local[recipe_of[origin]]
-        for r, codes_of in recording.members.items():  # a member's code in this tree → its code across the trees
-            found = labels[int(local[r])]
-            assert found is not None
-            lookup = np.zeros(max(codes_of.values(), default=0) + 1, dtype=np.int64)
-            for label, c in codes_of.items():
-                lookup[c] = found.setdefault(label, len(found))
-            mine = recipe_of[origin] == r
-            code[mine] = lookup[code[mine]]
+        users[used, v] = True
         origins.append(origin + total)
         recipes_at.append(recipe)
         codes.append(code)
         targets.append(target + total)
-        states.append(local[recipe_of])
-        leaf_of = np.array(recording.leaf_of, dtype=np.int32)
+        states.append(np.where(state_recipe < 0, constant, state_recipe))
         leaves.append(np.where(leaf_of >= 0, leaf_of + np.int32(total_leaves), np.int32(-1)).astype(np.int32))
-        total += len(recipe_of)
+        total += len(state_recipe)
         total_leaves += recording.leaves
     origin = np.concatenate(origins) if origins else np.zeros(0, dtype=np.intp)
     recipe = np.concatenate(recipes_at) if recipes_at else np.zeros(0, dtype=np.intp)
