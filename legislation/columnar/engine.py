@@ -407,7 +407,8 @@ class Columnar:
         else:
             which = _version_at(starts, day)
             in_force = (which >= 0) & (day < ends[np.maximum(which, 0)])
-            which = np.where(in_force & ~row_fallback, which, -1).astype(np.int16)  # int16: a radix sort below
+            # int8 (int16 past 127 versions): a radix sort below, one pass a byte
+            which = np.where(in_force & ~row_fallback, which, -1).astype(np.int8 if len(plan.plans) < 127 else np.int16)
             gap = ~in_force & ~row_fallback
             if gap.any():
                 result.status[s, gap] = _STATUS[NO_VERSION]
@@ -475,7 +476,7 @@ class Columnar:
         counts = [len(r) for _, r in parts]
         stops = np.cumsum(counts)
         starts = stops - counts
-        start = np.repeat(np.array([combined.base[index[v]] + 1 for v, _ in parts], dtype=np.int32), counts)
+        start = np.repeat(np.array([combined.base[index[v]] + 1 for v, _ in parts], dtype=np.intp), counts)
         everything = len(rows) == n and bool((rows[1:] > rows[:-1]).all()) if len(rows) else False
         whole = _Chunk(facts, None if everything else rows)
         whole.taken["_day"] = Column("_day", "date", day if everything else day[rows], None)

@@ -468,7 +468,7 @@ class Combined:
     held: list[npt.NDArray[np.int64] | None]  # per plain or computed-value recipe: the values the trees hold
     recipe_of: npt.NDArray[np.intp]  # per state (leaves and UNKNOWN: len(recipes))
     offset: npt.NDArray[np.intp]
-    table: npt.NDArray[np.int32]
+    table: npt.NDArray[np.intp]  # intp: states as indices (an int32 index is converted at every gather)
     leaf_of: npt.NDArray[np.int32]  # per state: the leaf's number across the recordings (-1: a node, UNKNOWN)
     base: npt.NDArray[np.intp]  # per recording: its first state (its UNKNOWN; its root: base + 1)
     leaf_base: npt.NDArray[np.intp]  # per recording: its first leaf's number
@@ -597,7 +597,7 @@ def combine(recordings: list[Recording], registry: Registry | None = None) -> Co
     if len(state_recipe):
         np.cumsum(width_of[:-1], out=offset[1:])
     size = int(offset[-1] + width_of[-1]) if len(state_recipe) else 0
-    table = np.zeros(size, dtype=np.int32)  # state 0: the first recording's UNKNOWN (a row no path decides)
+    table = np.zeros(size, dtype=np.intp)  # state 0: the first recording's UNKNOWN (a row no path decides)
     stay = np.flatnonzero(state_recipe == constant)
     table[offset[stay]] = stay  # leaves, UNKNOWN: stay
     table[offset[origin] + slot] = target
@@ -685,7 +685,7 @@ def _code_line(combined: Combined, r: int, trace: Trace, line: npt.NDArray[Any])
     line[...] = np.where(found, at, missing)
 
 
-def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: npt.NDArray[np.int32]) -> Any:
+def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: Index) -> Any:
     """Rows ``rows`` (columns of ``matrix``) down the combined table from the states ``start`` (their versions'
     roots): each row's leaf (its number across the recordings; -1: no recorded path decides it). One gather per
     level for every row; every few levels, the rows already on a leaf are set aside."""
@@ -694,9 +694,9 @@ def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: npt.N
     flat = matrix.reshape(-1)
     line = combined.recipe_of * n  # per state: where its decision's line of the matrix starts
     stays = combined.recipe_of == len(combined.recipes)  # a leaf or UNKNOWN
-    state = np.empty(len(rows), dtype=np.int32)
+    state = np.empty(len(rows), dtype=np.intp)
     at = np.arange(len(rows), dtype=np.intp)  # the rows still walking, by their place in ``rows``
-    current = start
+    current = start.astype(np.intp)
     walking = rows.astype(np.intp)
     for level in range(combined.depth):
         if level and not level % 4:
