@@ -350,9 +350,16 @@ class Columnar:
                 found = np.where((at >= 0) & (values[name] < ends[np.maximum(at, 0)]), at, -1)
                 null = read[name].null
                 pattern.append(found if null is None else np.where(null[rows], -2, found))
-            patterns, first, inverse = np.unique(
-                np.stack(pattern, axis=1), axis=0, return_index=True, return_inverse=True
-            )
+            stacked = np.stack(pattern, axis=1)
+            if len(timeline.versions) < 60 and len(Acquisition) < 60:  # each row's pattern as one number: one sort
+                packed = np.zeros(len(rows), dtype=np.int64)
+                for column in pattern:  # each value in -2 … 61: a digit in base 64
+                    packed <<= 6
+                    packed += column + 2
+                _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+                patterns = stacked[first]
+            else:
+                patterns, first, inverse = np.unique(stacked, axis=0, return_index=True, return_inverse=True)
             # the field each pattern's decisive day comes from (-1: refused), asked once per pattern and kept (the
             # answer depends on the pattern only)
             memo = self._eventful_memo.setdefault(scheme, {})
@@ -996,8 +1003,11 @@ class _Chunk(Mapping[str, Column]):
 
 
 def _take(column: Column, rows: Any) -> Column:
-    null = None if column.null is None else column.null[rows]
-    return Column(column.name, column.kind, column.values[rows], null, column.members, column.limits())
+    if isinstance(rows, slice):
+        null = None if column.null is None else column.null[rows]
+        return Column(column.name, column.kind, column.values[rows], null, column.members, column.limits())
+    null = None if column.null is None else np.take(column.null, rows)
+    return Column(column.name, column.kind, np.take(column.values, rows), null, column.members, column.limits())
 
 
 _ENGINES: dict[int, tuple[Catalogue, Columnar]] = {}
