@@ -466,7 +466,10 @@ class Columnar:
         for v, rows in groups:
             size = n if isinstance(rows, slice) else len(rows)
             recording = recordings[index[v]] if v in index else None
-            if recording is None or (self.rows_per_recorded_path and recording.leaves * self.rows_per_recorded_path < size):
+            few = self.rows_per_recorded_path and recording is not None
+            if few:  # fewer recorded paths than one per rows_per_recorded_path rows: traced
+                few = recording.leaves * self.rows_per_recorded_path < size  # type: ignore[union-attr]
+            if recording is None or few:
                 others.append((v, rows))
             else:
                 parts.append((v, np.arange(n, dtype=np.intp) if isinstance(rows, slice) else rows))
@@ -503,7 +506,8 @@ class Columnar:
             with np.errstate(all="ignore"):
                 leaf = walk(combined, codes(combined, len(rows), traces), np.arange(len(rows)), start)
                 vids = [plan.plans[v].vid for v in sorted(index, key=index.__getitem__)]
-                columns, constants, fallback, value_of, reasons, keys = self._combined_leaves(combined, recordings, vids, self._registries[key])
+                found = self._combined_leaves(combined, recordings, vids, self._registries[key])
+                columns, constants, fallback, value_of, reasons, keys = found
                 where = np.maximum(leaf, 0)
                 amount = np.take(constants, where)
                 if keys:
@@ -542,16 +546,17 @@ class Columnar:
         result.replayed += decided
         self.combined_blocks += 1
         if decided < len(rows):  # rows that reach a decision side no earlier chunk took: traced (and recorded)
-            at = 0
+            done = 0
             for (v, part), count in zip(parts, counts, strict=True):
-                unknown = ~known[at : at + count]
-                at += count
+                unknown = ~known[done : done + count]
+                done += count
                 if unknown.any():
                     fresh = part[unknown]
                     result.fallback[s, fresh] = False
                     version_plan = plan.plans[v]
                     recording = recordings[index[v]]
-                    self._explore(result, s, version_plan, facts, day, fresh, (s, version_plan.vid, facts_key), recording)
+                    key_of = (s, version_plan.vid, facts_key)
+                    self._explore(result, s, version_plan, facts, day, fresh, key_of, recording)
         return others
 
     def _combined_leaves(
@@ -564,7 +569,8 @@ class Columnar:
         found = combined.extra.get("leaves")
         if found is not None:
             return found  # type: ignore[no-any-return]
-        columns, constants, fallback, value_of, reasons = [], [], [], [], []
+        columns, constants, fallback, value_of = [], [], [], []
+        reasons: list[str] = []
         keys = registry.values
         for recording, vid in zip(recordings, vids, strict=True):
             part = recording.extra.get("combined leaves")
@@ -906,7 +912,7 @@ def _version_at(starts: I64, day: I64) -> npt.NDArray[np.intp]:
     """``searchsorted(starts, day, side="right") - 1``: the last version started on or before each day (-1: none) —
     by a table of the days from the first start to the last (one look-up a row, no binary search)."""
     if not len(starts) or int(starts[-1]) - int(starts[0]) >= 1 << 20:
-        return np.searchsorted(starts, day, side="right") - 1  # type: ignore[no-any-return]
+        return np.searchsorted(starts, day, side="right") - 1
     key = starts.tobytes()
     found = _VERSION_TABLES.get(key)
     if found is None:

@@ -502,7 +502,9 @@ class Registry:
             kind, what = recipe
             # an enum's or a boolean's member: its place in the fact's members + 1 (0: not given), the column's
             # code + 1
-            self.labels.append({None: 0, **{m: i + 1 for i, m in enumerate(_members(what))}} if kind == "member" else None)
+            self.labels.append(
+                {None: 0, **{m: i + 1 for i, m in enumerate(_members(what))}} if kind == "member" else None
+            )
         return found
 
 
