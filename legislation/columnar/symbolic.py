@@ -516,11 +516,12 @@ class Trace:
             _, values_known, results_known, kind_known, lo_known, hi_known, dense = known
             if dense is not None:  # values over a short range (days): a look-up by value, no binary search
                 first, dense_results, dense_hit = dense
-                at = values - first
+                at = np.subtract(values, first, dtype=np.int64)  # int64: ``first`` may not fit the values' dtype
+                inside = at >= 0
+                inside &= at < len(dense_hit)
                 np.clip(at, 0, len(dense_hit) - 1, out=at)
                 hit = dense_hit[at]
-                hit &= values >= first
-                hit &= values < first + len(dense_hit)
+                hit &= inside
                 lifted_of = dense_results
             else:
                 at = np.minimum(np.searchsorted(values_known, values), len(values_known) - 1)
