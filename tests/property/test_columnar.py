@@ -355,3 +355,26 @@ def test_a_calendar_helper_on_a_date_column_is_computed_per_date_not_per_path() 
     assert 100_000 in expected and 0 in expected and len(set(firsts)) > 512
     assert result.fallback_count == 0, result.fallback_reasons
     assert result.paths <= 4
+
+
+def test_the_version_of_each_day_is_numpys_search_of_the_start_days() -> None:
+    """``engine._version_at`` reads the version of a day from a table of days: the same as ``numpy.searchsorted``
+    (the last version started on or before the day, -1 before the first), whatever the day, near or far."""
+    from legislation.columnar.engine import _version_at
+
+    rng = np.random.default_rng(7)
+    starts = np.sort(rng.choice(np.arange(733_000, 740_000), size=25, replace=False)).astype(np.int64)
+    days = np.concatenate(
+        [
+            rng.integers(730_000, 742_000, 5_000),
+            starts,
+            starts - 1,
+            starts + 1,
+            [1, 3_652_059, int(starts[0]) - 1_000_000],
+        ]
+    ).astype(np.int64)
+    expected = np.searchsorted(starts, days, side="right") - 1
+    assert np.array_equal(_version_at(starts, days), expected)
+    assert np.array_equal(_version_at(starts, days.astype(np.int32)), expected)
+    wide = np.array([0, 5_000_000], dtype=np.int64)  # a range too long for a table: the search itself
+    assert np.array_equal(_version_at(wide, days), np.searchsorted(wide, days, side="right") - 1)
