@@ -34,7 +34,15 @@ _DIGITS = [0, 1, 2, 3, 5, 6, 8, 9]  # where YYYY-MM-DD has its digits
 
 
 def all_empty(text: pa.Array) -> bool:
-    """No cell holds a byte: the first and the last offset are the same."""
+    """No cell holds a byte: the first and the last offset are the same (a column of codes: each code's text is
+    empty)."""
+    if isinstance(text, pa.DictionaryArray):
+        offsets, _ = _bytes(text.dictionary)
+        empty = np.diff(offsets) == 0
+        codes = text.indices.to_numpy()
+        if not len(codes) or not empty[codes[0]]:  # (the usual column: its first cell is given)
+            return not len(codes)
+        return bool(empty[codes].all())
     offsets, _ = _bytes(text)
     return bool(offsets[0] == offsets[-1])
 
@@ -176,6 +184,10 @@ def _iso_days(texts: pa.Array) -> tuple[npt.NDArray[Any], Bool]:
 def by_distinct(name: str, text: pa.Array | pa.ChunkedArray) -> tuple[Any, Bool]:
     """A column converted once per distinct text by the converter of csv_rows, then spread by the indices."""
     kind = "schemes" if name == "schemes" else FACTS[name][0]
+    if isinstance(text, pa.ChunkedArray) and text.num_chunks == 1:
+        text = text.chunk(0)
+    if isinstance(text, pa.DictionaryArray):
+        return _by_codes(name, kind, text)
     seen = _SEEN.get(name)
     if seen is not None:  # the texts of the blocks before: looked up (measured: a quarter to half the cost of encoding)
         positions = pc.index_in(text, value_set=seen.texts)
@@ -187,6 +199,39 @@ def by_distinct(name: str, text: pa.Array | pa.ChunkedArray) -> tuple[Any, Bool]
     if len(seen.texts) <= _SEEN_TEXTS and seen.texts.nbytes <= _SEEN_BYTES:
         _SEEN[name] = seen
     return seen.spread(pc.index_in(text, value_set=seen.texts).to_numpy())
+
+
+def _by_codes(name: str, kind: str, column: pa.DictionaryArray) -> tuple[Any, Bool]:
+    """A column given as codes into its texts (the C reading: the texts seen so far, then those met first in this
+    block): the new texts converted, as :func:`by_distinct` does, then spread by the codes."""
+    texts = column.dictionary
+    seen = _SEEN.get(name)
+    known = len(seen.texts) if seen is not None and texts.slice(0, len(seen.texts)).equals(seen.texts) else 0
+    if seen is None or not known:
+        seen = _distinct(name, kind, texts)
+    elif known < len(texts):
+        seen = seen.joined(_distinct(name, kind, texts.slice(known)))
+    else:
+        return seen.spread(column.indices.to_numpy())
+    seen = _Distinct(texts, seen.values, seen.null, seen.wrong)  # (the very texts the C reading holds)
+    if len(seen.texts) <= _SEEN_TEXTS and seen.texts.nbytes <= _SEEN_BYTES:
+        _SEEN[name] = seen
+    return seen.spread(column.indices.to_numpy())
+
+
+def seen_texts(name: str) -> pa.Array:
+    """The texts of a column read so far (the order of their values in ``_SEEN``)."""
+    seen = _SEEN.get(name)
+    return _NO_TEXT if seen is None else seen.texts
+
+
+def text_buffers(texts: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+    """A string array's offsets (one per text and one more) and the data they point into."""
+    offsets, data = _bytes(texts)
+    return np.ascontiguousarray(offsets), data
+
+
+_NO_TEXT = pa.array([], pa.string())
 
 
 @dataclass(slots=True, frozen=True)

@@ -13,6 +13,7 @@ reading without Arrow.
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -25,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from api.batch.arrow_cells import all_empty, by_distinct, scaled
+from api.batch.arrow_cells import all_empty, by_distinct, scaled, seen_texts, text_buffers
 from api.batch.csv_rows import CsvPlan
 from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS, SCRAPPED
 from legislation.row import MONEY_FIELDS, QUANTITY_FIELDS, SCHEME_TUPLES
@@ -53,7 +54,12 @@ class Lines:
 
 def read_plain(data: bytes, first_line: int, names: Sequence[str]) -> tuple[Lines, pa.Table] | None:
     """The usual block — every line clean — read at once: its lines and their table of strings. None: the block
-    needs :func:`split_lines`."""
+    needs :func:`split_lines`. With the optional C reading (:func:`c_reading`), a block it reads is not parsed by
+    Arrow."""
+    if c_reading():
+        read = _read_in_c(data, first_line, names)
+        if read is not None:
+            return read
     lines = plain_lines(data, first_line, len(names))
     if lines is None:
         return None
@@ -84,13 +90,92 @@ def plain_lines(data: bytes, first_line: int, width: int) -> Lines | None:
         returns = data.count(b"\r")
         if controls != data.count(b"\t") + returns or returns != data.count(b"\r\n"):
             return None
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+    if not _utf8(data):
+        return None
     rows = np.arange(newlines + (0 if data.endswith(b"\n") else 1))
     return Lines(first_line + rows.astype(np.int64), [], rows, data)
+
+
+def _utf8(data: bytes) -> bool:
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+# The optional C reading (api/batch/_split.c, built by ``pip install`` when a C compiler is there): a clean block cut
+# into its columns in one pass, the columns that are read by their distinct texts (:func:`arrow_cells.by_distinct`)
+# as codes into those texts, the others (amounts, quantities, the id, the expected amount) as Arrow strings. Without
+# the module, or with VIGUEUR_NO_C=1 in the environment, the block is parsed by Arrow.
+try:
+    from api.batch import _split  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - no C compiler at install
+    _split = None
+
+
+def c_reading() -> bool:
+    """Whether blocks are read by the C module: it is built, and VIGUEUR_NO_C is not set."""
+    return _split is not None and not os.environ.get("VIGUEUR_NO_C")
+
+
+class _Reader:
+    """The C module's Encoder for one header, and the texts (an Arrow array) it holds for each dictionary column."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.dictionary = [
+            (n in FACTS or n == "schemes") and n not in MONEY_FIELDS and n not in QUANTITY_FIELDS for n in names
+        ]
+        self.encoder = _split.Encoder(b"".join(b"d" if d else b"p" for d in self.dictionary))
+        self.texts: list[pa.Array] = [_NO_TEXT] * len(names)
+
+    def read(self, data: bytes, first_line: int) -> tuple[Lines, pa.Table] | None:
+        for j, name in enumerate(self.names):  # each column's texts: those read so far (arrow_cells._SEEN)
+            if self.dictionary[j]:
+                known = seen_texts(name)
+                if not known.equals(self.texts[j]):
+                    offsets, text = text_buffers(known)
+                    self.encoder.seed(j, offsets, text)
+                    self.texts[j] = known
+        split = self.encoder.split(data)
+        if split is None:
+            return None
+        rows, parts = split
+        columns = []
+        for j, part in enumerate(parts):
+            if self.dictionary[j]:
+                codes, offsets, text = part
+                if len(offsets) > 4:  # texts met first in this block: after the others
+                    new = pa.Array.from_buffers(
+                        pa.string(), len(offsets) // 4 - 1, [None, pa.py_buffer(offsets), pa.py_buffer(text)]
+                    )
+                    self.texts[j] = pa.concat_arrays([self.texts[j], new])
+                indices = pa.Array.from_buffers(pa.int64(), rows, [None, pa.py_buffer(codes)])
+                columns.append(pa.DictionaryArray.from_arrays(indices, self.texts[j], safe=False))
+            else:
+                offsets, text = part
+                columns.append(
+                    pa.Array.from_buffers(pa.string(), rows, [None, pa.py_buffer(offsets), pa.py_buffer(text)])
+                )
+        numbers = np.arange(rows)
+        return Lines(first_line + numbers, [], numbers, data), pa.table(columns, names=self.names)
+
+
+_NO_TEXT = pa.array([], pa.string())
+_READERS: dict[tuple[str, ...], _Reader] = {}
+
+
+def _read_in_c(data: bytes, first_line: int, names: Sequence[str]) -> tuple[Lines, pa.Table] | None:
+    """A clean block read by the C module (None: it is not, or the C module refused it; the caller reads it)."""
+    if len(names) < 1 or len(set(names)) != len(names) or not _utf8(data):
+        return None
+    reader = _READERS.get(tuple(names))
+    if reader is None:
+        reader = _READERS[tuple(names)] = _Reader(names)
+    return reader.read(data, first_line)
 
 
 def split_lines(data: bytes, first_line: int, width: int) -> Lines:

@@ -1,0 +1,417 @@
+/* The optional C reading of `vigueur batch` (api/batch/arrow_read.py): a clean block of CSV lines cut into its
+ * columns in one pass over its bytes.
+ *
+ * It holds no rule of law and no rule of validation: it only cuts lines at their commas and gives, per column,
+ *   - a "dictionary" column: the index of each cell's text in the column's list of distinct texts, kept from block
+ *     to block in an Encoder (a hash table per column), and the texts this block met first (Python converts them);
+ *   - a "plain" column: its cells' bytes one after the other and their offsets (the buffers of an Arrow string
+ *     array).
+ * A block it cannot read as is -- a quote, a control character (but a tab, or a carriage return ending a line), an
+ * empty line, a line of another number of fields than the header's, a block of 2 GB or more -- is refused (None):
+ * the Arrow reading and the row path read it, and word its errors. Every access is bounds-checked against the block.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* One dictionary column's distinct texts: their bytes end to end, where each ends, and a hash table of indices. */
+typedef struct {
+    char *bytes;       /* the texts' bytes, end to end */
+    Py_ssize_t nbytes, bytes_cap;
+    Py_ssize_t *ends;  /* ends[i]: where text i ends in bytes (text i starts at ends[i - 1], or 0) */
+    Py_ssize_t count, count_cap;
+    uint64_t *slots;   /* open addressing: a text's hash's high 32 bits, then its index + 1; 0 = free. The size is a
+                          power of 2, at most half full */
+    Py_ssize_t nslots;
+} Column;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t width;
+    char *kinds;       /* per column: 'd' dictionary, 'p' plain */
+    Column *columns;   /* per column (used by the dictionary ones) */
+} Encoder;
+
+static uint64_t load8(const unsigned char *p) { /* 8 bytes, unaligned */
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static uint64_t hash_bytes(const unsigned char *p, Py_ssize_t n) { /* 8 bytes at a time, then mixed (murmur3's) */
+    uint64_t h = (uint64_t)n * 0x9E3779B97F4A7C15ULL, w;
+    for (; n >= 8; p += 8, n -= 8) h = (h ^ load8(p)) * 0xff51afd7ed558ccdULL, h ^= h >> 32;
+    for (w = 0; n > 0; n--) w = (w << 8) | p[n - 1];
+    h ^= w;
+    h ^= h >> 33, h *= 0xff51afd7ed558ccdULL, h ^= h >> 33, h *= 0xc4ceb9fe1a85ec53ULL, h ^= h >> 33;
+    return h;
+}
+
+static int same_bytes(const unsigned char *a, const unsigned char *b, Py_ssize_t n) {
+    for (; n >= 8; a += 8, b += 8, n -= 8)
+        if (load8(a) != load8(b)) return 0;
+    for (; n > 0; n--)
+        if (a[n - 1] != b[n - 1]) return 0;
+    return 1;
+}
+
+static Py_ssize_t text_start(const Column *c, Py_ssize_t i) { return i ? c->ends[i - 1] : 0; }
+
+static void column_free(Column *c) {
+    PyMem_Free(c->bytes);
+    PyMem_Free(c->ends);
+    PyMem_Free(c->slots);
+    memset(c, 0, sizeof(*c));
+}
+
+/* Place text i, of hash h, in the hash table (which has room). */
+static void slot_put(Column *c, Py_ssize_t i, uint64_t h) {
+    size_t mask = (size_t)c->nslots - 1, k = (size_t)h & mask;
+    while (c->slots[k]) k = (k + 1) & mask;
+    c->slots[k] = (h >> 32 << 32) | (uint64_t)(i + 1);
+}
+
+/* The hash table rebuilt with nslots slots for the first `count` texts; -1 when out of memory. */
+static int rehash(Column *c, Py_ssize_t nslots) {
+    uint64_t *slots = PyMem_Calloc((size_t)nslots, sizeof(uint64_t));
+    if (!slots) return -1;
+    PyMem_Free(c->slots);
+    c->slots = slots;
+    c->nslots = nslots;
+    for (Py_ssize_t i = 0; i < c->count; i++) {
+        Py_ssize_t start = text_start(c, i);
+        slot_put(c, i, hash_bytes((const unsigned char *)c->bytes + start, c->ends[i] - start));
+    }
+    return 0;
+}
+
+/* The index of the text p[0:n] in the column, appended when new; -1 when out of memory. */
+static Py_ssize_t lookup(Column *c, const unsigned char *p, Py_ssize_t n) {
+    uint64_t h = hash_bytes(p, n), high = h >> 32 << 32;
+    size_t mask = (size_t)c->nslots - 1, k = (size_t)h & mask;
+    for (uint64_t s; (s = c->slots[k]); k = (k + 1) & mask) {
+        if ((s >> 32 << 32) != high) continue;
+        Py_ssize_t i = (Py_ssize_t)(uint32_t)s - 1, start = text_start(c, i);
+        if (c->ends[i] - start == n && same_bytes((const unsigned char *)c->bytes + start, p, n)) return i;
+    }
+    /* a new text: room for it, then appended */
+    if (c->count >= UINT32_MAX - 1) return -1;
+    if (c->count == c->count_cap) {
+        Py_ssize_t cap = c->count_cap ? 2 * c->count_cap : 64;
+        Py_ssize_t *ends = PyMem_Realloc(c->ends, (size_t)cap * sizeof(Py_ssize_t));
+        if (!ends) return -1;
+        c->ends = ends;
+        c->count_cap = cap;
+    }
+    if (c->nbytes + n > c->bytes_cap) {
+        Py_ssize_t cap = c->bytes_cap ? 2 * c->bytes_cap : 1024;
+        while (cap < c->nbytes + n) cap *= 2;
+        char *bytes = PyMem_Realloc(c->bytes, (size_t)cap);
+        if (!bytes) return -1;
+        c->bytes = bytes;
+        c->bytes_cap = cap;
+    }
+    memcpy(c->bytes + c->nbytes, p, (size_t)n);
+    c->nbytes += n;
+    Py_ssize_t i = c->count++;
+    c->ends[i] = c->nbytes;
+    if (2 * c->count > c->nslots) {
+        if (rehash(c, c->nslots ? 2 * c->nslots : 128) < 0) return -1;
+    } else {
+        slot_put(c, i, h);
+    }
+    return i;
+}
+
+/* The column cut back to its first `count` texts (a refused block's new texts forgotten). */
+static int truncate_column(Column *c, Py_ssize_t count) {
+    if (count >= c->count) return 0;
+    c->count = count;
+    c->nbytes = count ? c->ends[count - 1] : 0;
+    return rehash(c, c->nslots ? c->nslots : 128);
+}
+
+static void Encoder_dealloc(Encoder *self) {
+    if (self->columns)
+        for (Py_ssize_t j = 0; j < self->width; j++) column_free(&self->columns[j]);
+    PyMem_Free(self->columns);
+    PyMem_Free(self->kinds);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Encoder(kinds: bytes): one byte per column of the header, b"d" (dictionary) or b"p" (plain). */
+static int Encoder_init(Encoder *self, PyObject *args, PyObject *kwds) {
+    const char *kinds;
+    Py_ssize_t width;
+    static char *names[] = {"kinds", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y#", names, &kinds, &width)) return -1;
+    if (width < 1 || self->columns) {
+        PyErr_SetString(PyExc_ValueError, "an Encoder needs one kind per column, and is made once");
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        if (kinds[j] != 'd' && kinds[j] != 'p') {
+            PyErr_SetString(PyExc_ValueError, "a column's kind is b'd' (dictionary) or b'p' (plain)");
+            return -1;
+        }
+    }
+    self->kinds = PyMem_Malloc((size_t)width);
+    self->columns = PyMem_Calloc((size_t)width, sizeof(Column));
+    if (!self->kinds || !self->columns) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(self->kinds, kinds, (size_t)width);
+    self->width = width;
+    return 0;
+}
+
+static int dictionary_column(Encoder *self, Py_ssize_t j) {
+    if (j < 0 || j >= self->width || self->kinds[j] != 'd') {
+        PyErr_SetString(PyExc_IndexError, "not a dictionary column");
+        return 0;
+    }
+    return 1;
+}
+
+/* seed(column, offsets, data): the column's texts are now these, in this order (an Arrow string array's int32
+ * offsets -- count + 1 of them -- and its data). */
+static PyObject *Encoder_seed(Encoder *self, PyObject *args) {
+    Py_ssize_t j;
+    Py_buffer offsets, data;
+    if (!PyArg_ParseTuple(args, "ny*y*", &j, &offsets, &data)) return NULL;
+    PyObject *result = NULL;
+    if (!dictionary_column(self, j)) goto done;
+    const int32_t *at = offsets.buf;
+    Py_ssize_t count = offsets.len / (Py_ssize_t)sizeof(int32_t) - 1;
+    if (offsets.len % (Py_ssize_t)sizeof(int32_t) || count < 0) {
+        PyErr_SetString(PyExc_ValueError, "offsets: count + 1 int32");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) { /* offsets within the data, in order */
+        if (at[i] < 0 || at[i] > at[i + 1] || at[i + 1] > data.len) {
+            PyErr_SetString(PyExc_ValueError, "offsets out of the data");
+            goto done;
+        }
+    }
+    Column *c = &self->columns[j];
+    column_free(c);
+    if (rehash(c, 128) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t n = at[i + 1] - at[i];
+        Py_ssize_t k = lookup(c, (const unsigned char *)data.buf + at[i], n);
+        if (k < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (k != i) {
+            PyErr_SetString(PyExc_ValueError, "a text given twice");
+            column_free(c);
+            goto done;
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&data);
+    return result;
+}
+
+/* size(column): the number of texts of a dictionary column. */
+static PyObject *Encoder_size(Encoder *self, PyObject *arg) {
+    Py_ssize_t j = PyLong_AsSsize_t(arg);
+    if (j == -1 && PyErr_Occurred()) return NULL;
+    if (!dictionary_column(self, j)) return NULL;
+    return PyLong_FromSsize_t(self->columns[j].count);
+}
+
+/* What stops the scan of a cell: a comma, a line feed, a carriage return (ending a CRLF line, else refused), and
+ * what makes a block refused: a quote, DEL, a C0 control but the tab. */
+static unsigned char STOP[256];
+
+static void init_stop(void) {
+    for (int b = 0; b < 32; b++) STOP[b] = (b != '\t');
+    STOP[','] = STOP['"'] = STOP[127] = 1;
+}
+
+/* The output of one column, filled by split(). */
+typedef struct {
+    PyObject *codes_or_offsets; /* bytes: int64 codes (dictionary), int32 offsets (plain) */
+    PyObject *data;             /* bytes: a plain column's cells, end to end */
+    Py_ssize_t used;            /* bytes used in data */
+    int64_t *codes;             /* where they are written */
+    int32_t *offsets;
+    char *to;
+    const unsigned char *last;  /* a dictionary column's cell on the line before, and its length and code */
+    Py_ssize_t last_n, last_code;
+} Out;
+
+/* split(block) -> (rows, columns) or None (refused). A dictionary column gives (codes, new_offsets, new_data): an
+ * int64 code per row, and the texts met first in this block (int32 offsets, data); a plain column gives (offsets,
+ * data). The block is refused -- None, and the texts it met first forgotten -- when it is not clean (see above). */
+static PyObject *Encoder_split(Encoder *self, PyObject *arg) {
+    if (!PyBytes_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "split() takes bytes");
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(arg);
+    const Py_ssize_t len = PyBytes_GET_SIZE(arg), width = self->width;
+    if (width < 1) {
+        PyErr_SetString(PyExc_ValueError, "Encoder() was not given its kinds");
+        return NULL;
+    }
+    if (len == 0 || len >= INT32_MAX) Py_RETURN_NONE;
+    const unsigned char *const end = p + len;
+    Py_ssize_t rows = 0; /* the lines: line feeds, and a last line without one */
+    for (const unsigned char *q = p; (q = memchr(q, '\n', (size_t)(end - q))); q++) rows++;
+    if (end[-1] != '\n') rows++;
+
+    PyObject *result = NULL;
+    Py_ssize_t *before = PyMem_Calloc((size_t)width, sizeof(Py_ssize_t)); /* each column's texts before */
+    Out *out = PyMem_Calloc((size_t)width, sizeof(Out));
+    if (!before || !out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        before[j] = self->columns[j].count;
+        if (self->kinds[j] == 'd') {
+            out[j].codes_or_offsets = PyBytes_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(int64_t));
+            if (!out[j].codes_or_offsets) goto done;
+            out[j].codes = (int64_t *)PyBytes_AS_STRING(out[j].codes_or_offsets);
+            out[j].last_code = -1;
+            if (!self->columns[j].nslots && rehash(&self->columns[j], 128) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        } else {
+            out[j].codes_or_offsets = PyBytes_FromStringAndSize(NULL, (rows + 1) * (Py_ssize_t)sizeof(int32_t));
+            out[j].data = PyBytes_FromStringAndSize(NULL, len + 16); /* at most the block (+ slack); shrunk after */
+            if (!out[j].codes_or_offsets || !out[j].data) goto done;
+            out[j].offsets = (int32_t *)PyBytes_AS_STRING(out[j].codes_or_offsets);
+            out[j].to = PyBytes_AS_STRING(out[j].data);
+            out[j].offsets[0] = 0;
+        }
+    }
+
+    int refused = 0;
+    for (Py_ssize_t row = 0; row < rows && !refused; row++) {
+        const unsigned char *line = p;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            const unsigned char *start = p;
+            while (p < end && !STOP[*p]) p++;
+            const unsigned char *stop = p; /* the cell is [start, stop) */
+            if (p < end && *p == '\r' && p + 1 < end && p[1] == '\n') p++; /* CRLF: the \r ends the line */
+            int last = (j == width - 1), comma = (p < end && *p == ','), line_end = (p == end || *p == '\n');
+            if (comma ? last : !(line_end && last)) {
+                refused = 1; /* a field too many, too few, or a byte that makes the block unclean */
+                break;
+            }
+            if (p < end) p++; /* past the comma or the line feed */
+            if (last && stop == line) {
+                refused = 1; /* an empty line (Arrow skips it: the row path reads the block) */
+                break;
+            }
+            Py_ssize_t n = stop - start;
+            Out *o = &out[j];
+            if (self->kinds[j] == 'd') {
+                if (n != o->last_n || o->last_code < 0 || !same_bytes(start, o->last, n)) { /* not the cell above */
+                    o->last_code = lookup(&self->columns[j], start, n);
+                    if (o->last_code < 0) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    o->last = start, o->last_n = n;
+                }
+                o->codes[row] = o->last_code;
+            } else {
+                char *to = o->to + o->used; /* (room for 16 bytes more than the block) */
+                if (n <= 16 && end - start >= 16) memcpy(to, start, 8), memcpy(to + 8, start + 8, 8);
+                else memcpy(to, start, (size_t)n);
+                o->used += n;
+                o->offsets[row + 1] = (int32_t)o->used;
+            }
+        }
+    }
+    if (refused || p < end) { /* (p < end: not expected, the lines were counted) */
+        for (Py_ssize_t j = 0; j < width; j++)
+            if (self->kinds[j] == 'd' && truncate_column(&self->columns[j], before[j]) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+
+    PyObject *columns = PyList_New(width);
+    if (!columns) goto done;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *item;
+        if (self->kinds[j] == 'd') { /* the texts met first: from before[j] on */
+            Column *c = &self->columns[j];
+            Py_ssize_t first = before[j], added = c->count - first, base = text_start(c, first);
+            PyObject *offsets = PyBytes_FromStringAndSize(NULL, (added + 1) * (Py_ssize_t)sizeof(int32_t));
+            PyObject *data = PyBytes_FromStringAndSize(c->bytes ? c->bytes + base : "", c->nbytes - base);
+            if (offsets && data) {
+                int32_t *at = (int32_t *)PyBytes_AS_STRING(offsets);
+                at[0] = 0;
+                for (Py_ssize_t i = 0; i < added; i++) at[i + 1] = (int32_t)(c->ends[first + i] - base);
+            }
+            item = offsets && data ? PyTuple_Pack(3, out[j].codes_or_offsets, offsets, data) : NULL;
+            Py_XDECREF(offsets);
+            Py_XDECREF(data);
+        } else {
+            if (_PyBytes_Resize(&out[j].data, out[j].used) < 0) item = NULL;
+            else item = PyTuple_Pack(2, out[j].codes_or_offsets, out[j].data);
+        }
+        if (!item) {
+            Py_DECREF(columns);
+            goto done;
+        }
+        PyList_SET_ITEM(columns, j, item);
+    }
+    result = Py_BuildValue("(nN)", rows, columns);
+done:
+    if (out)
+        for (Py_ssize_t j = 0; j < width; j++) {
+            Py_XDECREF(out[j].codes_or_offsets);
+            Py_XDECREF(out[j].data);
+        }
+    PyMem_Free(out);
+    PyMem_Free(before);
+    return result;
+}
+
+static PyMethodDef Encoder_methods[] = {
+    {"seed", (PyCFunction)Encoder_seed, METH_VARARGS, "seed(column, offsets, data): the column's texts, in order"},
+    {"size", (PyCFunction)Encoder_size, METH_O, "size(column): the number of texts of a dictionary column"},
+    {"split", (PyCFunction)Encoder_split, METH_O, "split(block) -> (rows, columns) or None: see api/batch/_split.c"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EncoderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "api.batch._split.Encoder",
+    .tp_basicsize = sizeof(Encoder),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Encoder(kinds): cuts clean CSV blocks into columns, the dictionary ones' texts kept from block to block",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Encoder_init,
+    .tp_dealloc = (destructor)Encoder_dealloc,
+    .tp_methods = Encoder_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, .m_name = "api.batch._split", .m_doc = "A clean CSV block cut into columns.", .m_size = -1};
+
+PyMODINIT_FUNC PyInit__split(void) {
+    init_stop();
+    if (PyType_Ready(&EncoderType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddObjectRef(m, "Encoder", (PyObject *)&EncoderType) < 0) Py_CLEAR(m);
+    return m;
+}
