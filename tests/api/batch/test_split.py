@@ -1,0 +1,208 @@
+"""The optional C reading of `vigueur batch` (api/batch/_split.c through arrow_read.read_plain) reads a block as the
+Arrow reading does — the same texts in every column, the dictionary columns' codes pointing at them — and refuses
+(the Arrow reading and the row path then read the block) every block that reading would not take whole."""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Iterator
+
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import api.batch.arrow_cells
+import api.batch.arrow_read
+from api.batch.arrow_read import c_reading, read_plain
+from api.batch.csv_rows import CsvPlan
+
+pytestmark = pytest.mark.skipif(not c_reading(), reason="the C module api.batch._split is not built")
+
+# every kind of column: the id and an expected amount (plain), money and a quantity (plain), an enum, a boolean, a
+# small integer, a date and the schemes (dictionary)
+NAMES = [
+    "id",
+    "acquisition",
+    "invoice_date",
+    "schemes",
+    "vehicle_category",
+    "vehicle_co2_g_per_km",
+    "vehicle_acquisition_cost",
+    "vehicle_net_max_power_kw",
+    "buyer_overseas",
+    "expected",
+]
+LINES = [
+    "P1,purchase,2021-01-26,bonus,passenger_car,0,10505.83,2.706,false,100",
+    "P2,lease,,bonus|conversion_premium,van,112,,47.7,,",
+    "P3,purchase,2024-02-30,,passenger_car,,35152.43,,true,7000.5",
+    "P4,nonsense,2021-01-26,bonus,,1001,-1,x,maybe,abc",
+    "P5,,,,,,,,,",
+]
+
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No text seen before: each test starts as a new process."""
+    monkeypatch.setattr(api.batch.arrow_cells, "_SEEN", {})
+    monkeypatch.setattr(api.batch.arrow_read, "_READERS", {})
+
+
+def _both(data: bytes, names: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """The block read with the C reading, then by Arrow (VIGUEUR_NO_C=1)."""
+    in_c = read_plain(data, 1, names)
+    with monkeypatch.context() as m:
+        m.setenv("VIGUEUR_NO_C", "1")
+        by_arrow = read_plain(data, 1, names)
+    return in_c, by_arrow
+
+
+def _same(data: bytes, names: list[str], monkeypatch: pytest.MonkeyPatch) -> pa.Table:
+    in_c, by_arrow = _both(data, names, monkeypatch)
+    assert in_c is not None and by_arrow is not None
+    (c_lines, c_table), (a_lines, a_table) = in_c, by_arrow  # type: ignore[misc]
+    assert c_lines.numbers.tolist() == a_lines.numbers.tolist() and c_lines.clean.tolist() == a_lines.clean.tolist()
+    assert c_table.column_names == a_table.column_names
+    for name in names:
+        assert c_table.column(name).to_pylist() == a_table.column(name).to_pylist(), name
+    return c_table
+
+
+def _codes(table: pa.Table, name: str) -> tuple[list[int], list[str]]:
+    column = table.column(name).chunk(0)
+    assert isinstance(column, pa.DictionaryArray)
+    return column.indices.to_pylist(), column.dictionary.to_pylist()
+
+
+def test_every_kind_of_column_reads_as_arrow_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = _same(("\n".join(LINES) + "\n").encode(), NAMES, monkeypatch)
+    codes, texts = _codes(table, "acquisition")
+    assert texts == ["purchase", "lease", "nonsense", ""] and codes == [0, 1, 0, 2, 3]  # in the order met
+    assert _codes(table, "buyer_overseas") == ([0, 1, 2, 3, 1], ["false", "", "true", "maybe"])
+    for plain in ("id", "vehicle_acquisition_cost", "vehicle_net_max_power_kw", "expected"):
+        assert table.column(plain).type == pa.string()
+    assert table.column("vehicle_acquisition_cost").to_pylist() == ["10505.83", "", "35152.43", "-1", ""]
+
+
+def test_new_texts_in_a_later_block_come_after_those_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    from api.batch.arrow_read import convert
+
+    plan = CsvPlan([n for n in NAMES if n != "expected"])
+    first = read_plain(("\n".join(LINES[:2]) + "\n").encode(), 1, NAMES)
+    assert first is not None
+    convert(first[1], plan, "expected")  # the texts converted: kept in arrow_cells._SEEN
+    assert api.batch.arrow_cells._SEEN["acquisition"].texts.to_pylist() == ["purchase", "lease"]
+    later = _same(("\n".join(LINES[2:] + LINES[:1]) + "\n").encode(), NAMES, monkeypatch)
+    assert _codes(later, "acquisition") == ([0, 2, 3, 0], ["purchase", "lease", "nonsense", ""])
+    found = convert(later, plan, "expected")
+    assert api.batch.arrow_cells._SEEN["acquisition"].texts.to_pylist() == ["purchase", "lease", "nonsense", ""]
+    assert found.bad.tolist() == [True, True, True, False]  # 2024-02-30; nonsense…; no acquisition; P1 again
+
+
+def test_texts_seen_elsewhere_seed_the_codes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_SEEN`` changed behind the C reading (the cache read by memos.py): the codes follow it."""
+    from api.batch.arrow_cells import _distinct
+
+    api.batch.arrow_cells._SEEN["acquisition"] = _distinct("acquisition", "enum", pa.array(["lease", "x"]))
+    table = _same(("\n".join(LINES[:2]) + "\n").encode(), NAMES, monkeypatch)
+    assert _codes(table, "acquisition") == ([2, 0], ["lease", "x", "purchase"])
+
+
+def test_a_block_not_read_whole_is_refused_and_its_new_texts_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    from api.batch.arrow_read import convert
+
+    good = ("\n".join(LINES[:2]) + "\n").encode()
+    read = read_plain(good, 1, NAMES)
+    assert read is not None
+    convert(read[1], CsvPlan([n for n in NAMES if n != "expected"]), "expected")  # « purchase », « lease » kept
+    for bad in (
+        good + b"P9,unknown\n",  # a field too few, after a new text
+        good + b"P9,unknown," + b",".join([b"x"] * 9) + b"\n",  # a field too many
+        good + b"\n" + good,  # an empty line
+        good + b"\r\n",  # a line that is only a carriage return
+        good.replace(b"lease", b"le\rase"),  # a carriage return inside a line
+        good.replace(b"lease", b'"lease"'),  # a quote
+        good.replace(b"lease", b"le\x00ase"),  # a control character
+        good.replace(b"lease", b"le\xe9ase"),  # not UTF-8
+    ):
+        in_c, by_arrow = _both(bad, NAMES, monkeypatch)
+        assert in_c is None and by_arrow is None, bad
+    reader = api.batch.arrow_read._READERS[tuple(NAMES)]
+    assert reader.encoder.size(NAMES.index("acquisition")) == 2  # « unknown » forgotten
+
+
+def test_crlf_long_lines_and_a_block_of_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    _same(("\r\n".join(LINES) + "\r\n").encode(), NAMES, monkeypatch)
+    _same(("\r\n".join(LINES)).encode(), NAMES, monkeypatch)  # the last line without its line feed
+    long = LINES[0].replace("P1", "P" * 100_000).replace("bonus", "|".join(["bonus"] * 20_000))
+    _same(("\n".join([long, *LINES]) + "\n").encode(), NAMES, monkeypatch)
+    _same((LINES[0] + "\n").encode(), NAMES, monkeypatch)
+    _same(LINES[0].encode(), NAMES, monkeypatch)
+    _same(b"purchase\n", ["acquisition"], monkeypatch)
+    _same("é,\tpurchase\n".encode(), ["id", "acquisition"], monkeypatch)
+
+
+def _block_bytes() -> st.SearchStrategy[bytes]:
+    cell = st.sampled_from(["", "a", "purchase", "lease", "1.5", "é", "\t", "x" * 20, "2021-01-26"])
+    noise = st.sampled_from(["", ",", "\n", "\r\n", "\r", '"', "\x00", "\n\n"])
+    line = st.lists(cell, min_size=1, max_size=4).map(",".join)
+    return st.lists(st.tuples(line, noise), min_size=1, max_size=6).map(
+        lambda parts: "".join(a + "\n" + b for a, b in parts).encode()
+    ) | st.binary(max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(blocks=st.lists(_block_bytes(), min_size=1, max_size=3))
+def test_any_block_is_read_as_arrow_reads_it_or_refused_as_arrow_refuses_it(blocks: list[bytes]) -> None:
+    names = ["id", "acquisition", "vehicle_net_max_power_kw"]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(api.batch.arrow_cells, "_SEEN", {})
+        monkeypatch.setattr(api.batch.arrow_read, "_READERS", {})
+        for data in blocks:  # (several blocks: the texts of one are kept for the next)
+            in_c, by_arrow = _both(data, names, monkeypatch)
+            assert (in_c is None) == (by_arrow is None)
+            if in_c is not None and by_arrow is not None:
+                for name in names:
+                    assert in_c[1].column(name).to_pylist() == by_arrow[1].column(name).to_pylist()
+
+
+def test_the_encoder_refuses_what_it_cannot_use() -> None:
+    from api.batch import _split  # type: ignore[attr-defined]
+
+    for kinds in (b"", b"dx"):
+        with pytest.raises(ValueError):
+            _split.Encoder(kinds)
+    encoder = _split.Encoder(b"dp")
+    with pytest.raises(IndexError):
+        encoder.seed(1, b"\0\0\0\0", b"")  # a plain column has no texts
+    with pytest.raises(ValueError):
+        encoder.seed(0, b"\0\0\0\0\x09\0\0\0", b"abc")  # an offset beyond the data
+    with pytest.raises(ValueError):
+        encoder.seed(0, b"\0\0\0\0\x01\0\0\0\x02\0\0\0", b"aa")  # a text twice
+    with pytest.raises(TypeError):
+        encoder.split("a,b\n")
+    assert encoder.split(b"a,b\n") is not None and encoder.size(0) == 1
+
+
+def _memory() -> Iterator[int]:
+    while True:
+        yield resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def test_no_memory_is_kept_from_call_to_call() -> None:
+    from api.batch import _split  # type: ignore[attr-defined]
+
+    block = ("\n".join(LINES * 200) + "\n").encode()
+    encoder = _split.Encoder(b"pdddddpppd")
+    rss = _memory()
+    for _ in range(200):
+        encoder.split(block)
+        encoder.split(block + b"x\n")  # refused
+        encoder.seed(1, b"\0\0\0\0\x01\0\0\0", b"a")
+    before = next(rss)
+    for _ in range(1000):
+        encoder.split(block)
+        encoder.split(block + b"x\n")
+        encoder.seed(1, b"\0\0\0\0\x01\0\0\0", b"a")
+    assert next(rss) - before < 2_000  # kB: no block's buffers kept
