@@ -106,19 +106,19 @@ def _utf8(data: bytes) -> bool:
     return True
 
 
-# The optional C reading (api/batch/_split.c, built by ``pip install`` when a C compiler is there): a clean block cut
+# The optional C reading (api/batch/split_c.c, built by ``pip install`` when a C compiler is there): a clean block cut
 # into its columns in one pass, the columns that are read by their distinct texts (:func:`arrow_cells.by_distinct`)
 # as codes into those texts, the others (amounts, quantities, the id, the expected amount) as Arrow strings. Without
 # the module, or with VIGUEUR_NO_C=1 in the environment, the block is parsed by Arrow.
 try:
-    from api.batch import _split  # type: ignore[attr-defined]
+    from api.batch import split_c  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - no C compiler at install
-    _split = None
+    split_c = None
 
 
 def c_reading() -> bool:
     """Whether blocks are read by the C module: it is built, and VIGUEUR_NO_C is not set."""
-    return _split is not None and not os.environ.get("VIGUEUR_NO_C")
+    return split_c is not None and not os.environ.get("VIGUEUR_NO_C")
 
 
 class _Reader:
@@ -129,7 +129,7 @@ class _Reader:
         self.dictionary = [
             (n in FACTS or n == "schemes") and n not in MONEY_FIELDS and n not in QUANTITY_FIELDS for n in names
         ]
-        self.encoder = _split.Encoder(b"".join(b"d" if d else b"p" for d in self.dictionary))
+        self.encoder = split_c.Encoder(b"".join(b"d" if d else b"p" for d in self.dictionary))
         self.texts: list[pa.Array] = [_NO_TEXT] * len(names)
 
     def read(self, data: bytes, first_line: int) -> tuple[Lines, pa.Table] | None:

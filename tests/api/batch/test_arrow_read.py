@@ -11,13 +11,13 @@ from api.batch.arrow_read import c_reading, read_plain, read_strings, split_line
 
 @pytest.fixture(autouse=True, params=["C", "Arrow"])
 def reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test runs with the optional C reading (api/batch/_split.c) and without it (VIGUEUR_NO_C=1)."""
+    """Each test runs with the optional C reading (api/batch/split_c.c) and without it (VIGUEUR_NO_C=1)."""
     if request.param == "Arrow":
         monkeypatch.setenv("VIGUEUR_NO_C", "1")
     else:
         monkeypatch.delenv("VIGUEUR_NO_C", raising=False)
         if not c_reading():
-            pytest.skip("the C module api.batch._split is not built (no C compiler at install)")
+            pytest.skip("the C module api.batch.split_c is not built (no C compiler at install)")
     return str(request.param)
 
 

@@ -1,4 +1,4 @@
-"""The optional C reading of `vigueur batch` (api/batch/_split.c through arrow_read.read_plain) reads a block as the
+"""The optional C reading of `vigueur batch` (api/batch/split_c.c through arrow_read.read_plain) reads a block as the
 Arrow reading does — the same texts in every column, the dictionary columns' codes pointing at them — and refuses
 (the Arrow reading and the row path then read the block) every block that reading would not take whole."""
 
@@ -17,7 +17,7 @@ import api.batch.arrow_read
 from api.batch.arrow_read import c_reading, read_plain
 from api.batch.csv_rows import CsvPlan
 
-pytestmark = pytest.mark.skipif(not c_reading(), reason="the C module api.batch._split is not built")
+pytestmark = pytest.mark.skipif(not c_reading(), reason="the C module api.batch.split_c is not built")
 
 # every kind of column: the id and an expected amount (plain), money and a quantity (plain), an enum, a boolean, a
 # small integer, a date and the schemes (dictionary)
@@ -168,12 +168,12 @@ def test_any_block_is_read_as_arrow_reads_it_or_refused_as_arrow_refuses_it(bloc
 
 
 def test_the_encoder_refuses_what_it_cannot_use() -> None:
-    from api.batch import _split  # type: ignore[attr-defined]
+    from api.batch import split_c  # type: ignore[attr-defined]
 
     for kinds in (b"", b"dx"):
         with pytest.raises(ValueError):
-            _split.Encoder(kinds)
-    encoder = _split.Encoder(b"dp")
+            split_c.Encoder(kinds)
+    encoder = split_c.Encoder(b"dp")
     with pytest.raises(IndexError):
         encoder.seed(1, b"\0\0\0\0", b"")  # a plain column has no texts
     with pytest.raises(ValueError):
@@ -191,10 +191,10 @@ def _memory() -> Iterator[int]:
 
 
 def test_no_memory_is_kept_from_call_to_call() -> None:
-    from api.batch import _split  # type: ignore[attr-defined]
+    from api.batch import split_c  # type: ignore[attr-defined]
 
     block = ("\n".join(LINES * 200) + "\n").encode()
-    encoder = _split.Encoder(b"pdddddpppd")
+    encoder = split_c.Encoder(b"pdddddpppd")
     rss = _memory()
     for _ in range(200):
         encoder.split(block)

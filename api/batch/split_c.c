@@ -389,13 +389,13 @@ done:
 static PyMethodDef Encoder_methods[] = {
     {"seed", (PyCFunction)Encoder_seed, METH_VARARGS, "seed(column, offsets, data): the column's texts, in order"},
     {"size", (PyCFunction)Encoder_size, METH_O, "size(column): the number of texts of a dictionary column"},
-    {"split", (PyCFunction)Encoder_split, METH_O, "split(block) -> (rows, columns) or None: see api/batch/_split.c"},
+    {"split", (PyCFunction)Encoder_split, METH_O, "split(block) -> (rows, columns) or None: see api/batch/split_c.c"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject EncoderType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "api.batch._split.Encoder",
+    .tp_name = "api.batch.split_c.Encoder",
     .tp_basicsize = sizeof(Encoder),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Encoder(kinds): cuts clean CSV blocks into columns, the dictionary ones' texts kept from block to block",
@@ -406,9 +406,9 @@ static PyTypeObject EncoderType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, .m_name = "api.batch._split", .m_doc = "A clean CSV block cut into columns.", .m_size = -1};
+    PyModuleDef_HEAD_INIT, .m_name = "api.batch.split_c", .m_doc = "A clean CSV block cut into columns.", .m_size = -1};
 
-PyMODINIT_FUNC PyInit__split(void) {
+PyMODINIT_FUNC PyInit_split_c(void) {
     init_stop();
     if (PyType_Ready(&EncoderType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
