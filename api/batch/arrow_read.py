@@ -136,7 +136,7 @@ class _Reader:
         for j, name in enumerate(self.names):  # each column's texts: those read so far (arrow_cells._SEEN)
             if self.dictionary[j]:
                 known = seen_texts(name)
-                if not known.equals(self.texts[j]):
+                if self.encoder.size(j) != len(self.texts[j]) or not known.equals(self.texts[j]):
                     offsets, text = text_buffers(known)
                     self.encoder.seed(j, offsets, text)
                     self.texts[j] = known

@@ -376,6 +376,9 @@ static PyObject *Encoder_split(Encoder *self, PyObject *arg) {
     }
     result = Py_BuildValue("(nN)", rows, columns);
 done:
+    if (!result && before) /* an error (out of memory): the texts met in this block forgotten, or all of them */
+        for (Py_ssize_t j = 0; j < width; j++)
+            if (self->kinds[j] == 'd' && truncate_column(&self->columns[j], before[j]) < 0) column_free(&self->columns[j]);
     if (out)
         for (Py_ssize_t j = 0; j < width; j++) {
             Py_XDECREF(out[j].codes_or_offsets);
