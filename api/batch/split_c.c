@@ -303,7 +303,7 @@ static PyObject *Encoder_split(Encoder *self, PyObject *arg) {
         const unsigned char *line = p;
         for (Py_ssize_t j = 0; j < width; j++) {
             const unsigned char *start = p;
-            while (p < end && !STOP[*p]) p++; /* (8 bytes at a time: more instructions, cells are short) */
+            while (!STOP[*p]) p++; /* (a bytes object ends with a NUL, which stops it: *end == 0) */
             const unsigned char *stop = p; /* the cell is [start, stop) */
             if (p < end && *p == '\r' && p + 1 < end && p[1] == '\n') p++; /* CRLF: the \r ends the line */
             int last = (j == width - 1), comma = (p < end && *p == ','), line_end = (p == end || *p == '\n');
