@@ -7,7 +7,8 @@ errors); the usual block, every line clean, is told by a few counts over its byt
 lines are parsed by ``pyarrow.csv`` as strings, and each column is converted by :mod:`api.batch.arrow_cells`, with
 the very converter of :mod:`api.batch.csv_rows` or readings tested equivalent to it. A cell that does not convert
 makes its row suspect: the row path re-reads it and gives the same message, naming the row and the column, as the
-reading without Arrow.
+reading without Arrow. When the optional C module is built (api/batch/split_c.c; VIGUEUR_NO_C=1 turns it off), a
+clean block is cut into its columns by it instead of Arrow: see :func:`c_reading`.
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def _utf8(data: bytes) -> bool:
 # The optional C reading (api/batch/split_c.c, built by ``pip install`` when a C compiler is there): a clean block cut
 # into its columns in one pass, the columns that are read by their distinct texts (:func:`arrow_cells.by_distinct`)
 # as codes into those texts, the others (amounts, quantities, the id, the expected amount) as Arrow strings. Without
-# the module, or with VIGUEUR_NO_C=1 in the environment, the block is parsed by Arrow.
+# the module, or with VIGUEUR_NO_C set (to 1, or any non-empty text), the block is parsed by Arrow.
 try:
     from api.batch import split_c  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - no C compiler at install

@@ -8,7 +8,8 @@
  *     array).
  * A block it cannot read as is -- a quote, a control character (but a tab, or a carriage return ending a line), an
  * empty line, a line of another number of fields than the header's, a block of 2 GB or more -- is refused (None):
- * the Arrow reading and the row path read it, and word its errors. Every access is bounds-checked against the block.
+ * the Arrow reading and the row path read it, and word its errors. Every access is bounds-checked against the block
+ * (the scan of a cell stops at the latest on the NUL that ends every bytes object).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -206,3 +206,17 @@ def test_no_memory_is_kept_from_call_to_call() -> None:
         encoder.split(block + b"x\n")
         encoder.seed(1, b"\0\0\0\0\x01\0\0\0", b"a")
     assert next(rss) - before < 2_000  # kB: no block's buffers kept
+
+
+def test_the_columns_read_by_codes_are_those_converted_by_their_distinct_texts() -> None:
+    """Amounts, quantities and the id come as strings (``scaled``, the ids), every other column of the header as
+    codes (``by_distinct``); a column that is no fact (an expected amount) as strings."""
+    from api.batch.csv_rows import CSV_COLUMNS
+    from legislation.row import MONEY_FIELDS, QUANTITY_FIELDS
+
+    names = [*CSV_COLUMNS, "expected"]
+    read = read_plain((",".join(["1"] * len(names)) + "\n").encode(), 1, names)
+    assert read is not None
+    strings = {n for n in names if read[1].column(n).type == pa.string()}
+    assert strings == {"id", "expected", *MONEY_FIELDS, *QUANTITY_FIELDS}
+    assert all(pa.types.is_dictionary(read[1].column(n).type) for n in set(names) - strings)
