@@ -14,9 +14,8 @@ all itself, and every run would start again from nothing. Here:
   directory (:func:`api.kernel_cache.cache_dir`) for the next runs (:func:`save`).
 
 With the recordings, the file keeps what each process would otherwise derive from them before replaying them in
-its first block: each recording's dense table (:meth:`~legislation.columnar.recorded.Recording.tables`) and its
-leaf table (the leaves' outcomes as the result arrays' codes), numpy arrays read at no cost, each checked against
-its recording when read (one that does not fit is built again, as without it).
+its first block: each recording's leaf table (the leaves' outcomes as the result arrays' codes), numpy arrays read
+at no cost, each checked against its recording when read (one that does not fit is built again, as without it).
 
 (Sharing paths between the workers during a run, block by block, was measured: writing and reading them cost more
 than tracing them again.)
@@ -149,7 +148,6 @@ def load(columnar: Any, catalogue: Any) -> bool:
         columnar.learn_lifted_results(kept.get("lifted", {}))
     except (ValueError, TypeError, KeyError, AttributeError):
         return False
-    _restore_dense(columnar, kept.get("dense"))
     _restore_leaf_tables(columnar, kept.get("leaves"))
     return True
 
@@ -177,91 +175,18 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
         data = {
             "recordings": columnar.recordings(),
             "lifted": columnar.lifted_results(),
-            "dense": _dense(columnar),
             "leaves": _leaf_tables(columnar),
         }
         _store(base / "paths").save(slot, dumps(data))
         prune(base / "paths")
 
 
-# -- the recordings' dense tables ------------------------------------------------------------------------------
+# -- the recordings' leaf tables ------------------------------------------------------------------------------
 #
-# Replaying a recording walks its transitions as a dense table (legislation.columnar.recorded.Tables), built from
-# the recording once per process (Recording.tables): ~16 ms of each worker's first block. Kept with the recordings
-# (numpy arrays: read at no cost), for the recordings whose states they were built for.
-
-
-def _dense(columnar: Any) -> dict[Any, tuple[Any, ...]]:
-    """Each recording's dense table (built here when not yet), by recording."""
-    found: dict[Any, tuple[Any, ...]] = {}
-    try:
-        for key, recording in columnar._recordings.items():
-            if recording.leaves:
-                t = recording.tables()
-                states = len(recording.recipe_of)
-                found[key] = (states, t.recipe_of, t.offset, t.table, t.leaf_of, list(t.widths), list(t.held))
-    except (AttributeError, TypeError, ValueError):  # the engine keeps them otherwise: none kept
-        return {}
-    return found
-
-
-def _restore_dense(columnar: Any, dense: Any) -> int:
-    """The dense tables of :func:`_dense` given to the recordings they fit (each checked: the others are built
-    when replayed, as without them); how many."""
-    if not isinstance(dense, dict):
-        return 0
-    from legislation.columnar.recorded import Tables
-
-    restored = 0
-    for key, item in dense.items():
-        try:
-            recording = columnar._recordings.get(key)
-            if recording is None or not _fits(recording, item):
-                continue
-            states, *fields = item
-            recording.arrays = (states, Tables(*fields))
-        except (AttributeError, TypeError, ValueError):
-            continue
-        restored += 1
-    return restored
-
-
-def _fits(recording: Any, item: Any) -> bool:
-    """``item`` is a dense table of ``recording`` as it is: its states, and arrays of the right kinds, lengths and
-    ranges."""
-    if not isinstance(item, tuple) or len(item) != 7:
-        return False
-    states, recipe_of, offset, table, leaf_of, widths, held = item
-    recipes = len(recording.recipe_list)
-    arrays = ((recipe_of, np.intp), (offset, np.intp), (table, np.int32), (leaf_of, np.int32))
-    if (
-        type(states) is not int
-        or states != len(recording.recipe_of)
-        or not all(isinstance(a, np.ndarray) and a.dtype == kind and a.ndim == 1 for a, kind in arrays)
-        or not len(recipe_of) == len(offset) == len(leaf_of) == states
-        or not isinstance(widths, list)
-        or not isinstance(held, list)
-        or len(widths) != recipes
-        or len(held) != recipes
-        or not all(type(w) is int and w >= 1 for w in widths)
-        or not all(h is None or (isinstance(h, np.ndarray) and h.dtype == np.int64 and h.ndim == 1) for h in held)
-    ):
-        return False
-    if not states or not len(table):
-        return False
-    width_of = np.array([*widths, 1], dtype=np.intp)
-    return bool(
-        recipe_of.min() >= 0
-        and recipe_of.max() <= recipes
-        and offset.min() >= 0
-        and (offset + width_of[recipe_of]).max() <= len(table)
-        and table.min() >= 0
-        and table.max() < states
-        and leaf_of.min() >= -1
-        and leaf_of.max() < recording.leaves
-    )
-
-
+# (Each recording's dense table, Recording.tables, is not kept: the engine replays a scheme's versions together
+# through a table combined from the recordings themselves (legislation.columnar.recorded.combine); a version replayed
+# alone builds its own, as without the cache. Kept, it made the file a third bigger and its reading dearer.)
+#
 # The columnar engine's table of each recording's leaves (their outcomes as the result arrays' codes: Columnar.
 # _leaf_tables), also built once per process from the leaves' outcomes (~18 ms of a worker's first block), kept
 # the same way; the paragraphs they cite are numbered in each process: kept as texts, numbered again when read.

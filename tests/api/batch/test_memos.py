@@ -1,4 +1,4 @@
-"""The batch's values met kept between runs (api/batch/memos.py), and the recordings' dense and leaf tables kept with
+"""The batch's values met kept between runs (api/batch/memos.py), and the recordings' leaf tables kept with
 the recorded paths (api/batch/learned.py): what a worker's first block would otherwise compute again.
 
 A run keeps them; the next run reads them and computes none of them again (the functions that compute them are made
@@ -204,7 +204,7 @@ def test_a_memo_learns_what_another_met() -> None:
     assert other.array("texts", str).to_pylist() == ["v3", "v7", "v1"]  # the value added, appended
 
 
-# -- the recordings' dense and leaf tables ----------------------------------------------------------------------
+# -- the recordings' leaf tables --------- ----------------------------------------------------------------------
 
 
 def _runner() -> Columnar:
@@ -218,7 +218,6 @@ def _kept(runner: Columnar) -> dict[str, Any]:
     data = {
         "recordings": runner.recordings(),
         "lifted": runner.lifted_results(),
-        "dense": learned._dense(runner),
         "leaves": learned._leaf_tables(runner),
     }
     found = learned.loads(learned.dumps(data))
@@ -230,7 +229,6 @@ def _restored(kept: dict[str, Any]) -> Columnar:
     runner = _runner()
     runner._paragraphs.number("a paragraph met first here: the kept tables' paragraphs are numbered again")
     runner.restore(kept["recordings"])
-    assert learned._restore_dense(runner, kept["dense"]) == len(kept["recordings"])
     assert learned._restore_leaf_tables(runner, kept["leaves"]) == len(kept["recordings"])
     return runner
 
@@ -240,38 +238,13 @@ def test_kept_tables_give_what_a_fresh_engine_gives_and_grow() -> None:
     first = _runner()
     first.compute(_columns(rows))
     runner = _restored(_kept(first))
-    assert all(r.arrays and r.extra.get("arrays") is not None for r in runner._recordings.values())
+    assert all(r.extra.get("arrays") is not None for r in runner._recordings.values())
     more, _ = _generated(44, 12)  # other rows: the same paths replayed, new ones traced (the tables grow)
     for batch in (rows, more):
         result = runner.compute(_columns(batch))
         for i, row in enumerate(batch):
             assert _columnar(result, i) == _row_engine(ENGINE, row), row  # type: ignore[arg-type]
     assert result.paths > 0  # (new paths were traced: the restored tables were extended)
-
-
-@pytest.mark.parametrize(
-    "damage",
-    [
-        lambda t: (t[0] + 1, *t[1:]),  # built for other states
-        lambda t: (*t[:3], np.full_like(t[3], 10**6), *t[4:]),  # a transition to no state
-        lambda t: (*t[:5], t[5][:-1], t[6]),  # a recipe's width missing
-        lambda t: (*t[:3], t[3].astype(np.int64), *t[4:]),  # another kind of array
-        lambda t: "not a table",
-    ],
-)
-def test_a_dense_table_that_does_not_fit_is_built_again(damage: Any) -> None:
-    rows, _ = _generated(45, 4)
-    first = _runner()
-    first.compute(_columns(rows))
-    kept = _kept(first)
-    kept["dense"] = {key: damage(t) for key, t in kept["dense"].items()}
-    runner = _runner()
-    runner.restore(kept["recordings"])
-    assert learned._restore_dense(runner, kept["dense"]) == 0
-    assert not any(r.arrays for r in runner._recordings.values())
-    result = runner.compute(_columns(rows))
-    for i, row in enumerate(rows):
-        assert _columnar(result, i) == _row_engine(ENGINE, row)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
