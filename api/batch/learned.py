@@ -14,8 +14,9 @@ all itself, and every run would start again from nothing. Here:
   directory (:func:`api.kernel_cache.cache_dir`) for the next runs (:func:`save`).
 
 With the recordings, the file keeps what each process would otherwise derive from them before replaying them in
-its first block: each recording's leaf table (the leaves' outcomes as the result arrays' codes), numpy arrays read
-at no cost, each checked against its recording when read (one that does not fit is built again, as without it).
+its first block: each recording's leaf table (the leaves' outcomes as the result arrays' codes) and, per scheme and
+facts given, the table its versions are replayed through together and their leaves side by side (numpy arrays read
+at no cost), each checked against its recordings when read (one that does not fit is built again, as without it).
 
 (Sharing paths between the workers during a run, block by block, was measured: writing and reading them cost more
 than tracing them again.)
@@ -149,6 +150,7 @@ def load(columnar: Any, catalogue: Any) -> bool:
     except (ValueError, TypeError, KeyError, AttributeError):
         return False
     _restore_leaf_tables(columnar, kept.get("leaves"))
+    _restore_combined(columnar, kept.get("combined"))
     return True
 
 
@@ -176,6 +178,7 @@ def save(columnar: Any, catalogue: Any, spill: str | None = None) -> None:
             "recordings": columnar.recordings(),
             "lifted": columnar.lifted_results(),
             "leaves": _leaf_tables(columnar),
+            "combined": _combined(columnar),
         }
         _store(base / "paths").save(slot, dumps(data))
         prune(base / "paths")
@@ -256,6 +259,170 @@ def _leaves_fit(recording: Any, item: Any, paragraphs: int) -> bool:
     return bool(
         paragraph.min() >= -1 and paragraph.max() < paragraphs and slot.min() >= 0 and slot.max() <= len(values)
     )
+
+
+# The columnar engine replays a scheme's versions together, through one table combined from their recordings and
+# the recordings' leaf tables side by side (legislation.columnar.recorded.combine, Columnar._combined_leaves): built
+# once per process from the recordings (~45 ms of each worker's first block), kept the same way, per scheme and facts
+# given: each checked against the recordings it was built from (the same states and leaves) and its arrays' kinds,
+# shapes and ranges; one that does not fit is built again, as without it. The paragraphs their codes number are kept
+# as texts, numbered again when read.
+
+
+def _combined(columnar: Any) -> dict[str, Any]:
+    """Each scheme's and facts given's combined table and leaves (built here afresh), and the paragraphs their
+    codes number."""
+    from legislation.columnar.recorded import Registry, combine
+    from legislation.row import ALL_SCHEMES
+
+    found: dict[Any, tuple[Any, ...]] = {}
+    try:
+        for s, facts_key in sorted({(s, facts_key) for s, _, facts_key in columnar._recordings}):
+            plan = columnar.engine.schemes[ALL_SCHEMES[s]]
+            vids, recordings = [], []
+            for version_plan in plan.plans:  # in the order the engine combines them
+                recording = columnar._recordings.get((s, version_plan.vid, facts_key))
+                if recording is not None and recording.leaves:
+                    vids.append(version_plan.vid)
+                    recordings.append(recording)
+            if not recordings:
+                continue
+            registry = Registry()
+            c = combine(recordings, registry)
+            leaves = columnar._combined_leaves(c, recordings, vids, registry)
+            sizes = [(len(r.recipe_of), r.leaves) for r in recordings]
+            found[(s, facts_key)] = (
+                vids,
+                sizes,
+                (c.recipes, c.widths, c.labels, c.held, c.recipe_of, c.offset, c.table, c.leaf_of),
+                (c.base, c.leaf_base, c.depth, c.users),
+                leaves,
+            )
+        paragraphs = list(columnar._paragraphs.texts)  # after: the leaves may number new ones
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError):  # the engine keeps them otherwise
+        return {}
+    return {"tables": found, "paragraphs": paragraphs}
+
+
+def _restore_combined(columnar: Any, kept: Any) -> int:
+    """The combined tables of :func:`_combined` given to the engine, for the recordings they fit (each checked: the
+    others are built when replayed, as without them), their paragraphs numbered by ``columnar``; how many."""
+    if not isinstance(kept, dict) or not isinstance(kept.get("tables"), dict):
+        return 0
+    texts = kept.get("paragraphs")
+    if not isinstance(texts, list) or not all(type(t) is str for t in texts):
+        return 0
+    from legislation.columnar.recorded import Combined, Recording, Registry, signature
+
+    restored = 0
+    try:
+        numbering = columnar._paragraphs
+        renumber = np.array([*(numbering.number(t) for t in texts), -1], dtype=np.int64)  # -1: none, at -1
+        for key, item in kept["tables"].items():
+            if not isinstance(key, tuple) or key in columnar._combined:
+                continue
+            recordings = _combined_fit(columnar, key, item, len(texts))
+            if recordings is None:
+                continue
+            _, _, fields, (base, leaf_base, depth, users), leaves = item
+            lifts = Recording(frozenset())
+            for recording in recordings:
+                lifts.lifts.update(recording.lifts)
+            columns, constants, fallback, value_of, reasons, keys = leaves
+            columns = columns.copy()
+            columns[5] = renumber[columns[5]]
+            combined = Combined(signature(recordings), *fields, base, leaf_base, depth, lifts, users)
+            combined.extra["leaves"] = (columns, constants, fallback, value_of, list(reasons), list(keys))
+            columnar._combined[key] = combined
+            columnar._registries[key] = Registry()  # the table's own numbering: a table combined again starts anew
+            restored += 1
+    except (AttributeError, TypeError, ValueError, IndexError, KeyError):
+        return restored
+    return restored
+
+
+def _arrays(items: Any, kinds: tuple[Any, ...], ndim: int = 1) -> bool:
+    return all(isinstance(a, np.ndarray) and a.dtype == k and a.ndim == ndim for a, k in zip(items, kinds, strict=True))
+
+
+def _combined_fit(columnar: Any, key: Any, item: Any, paragraphs: int) -> list[Any] | None:
+    """The recordings a kept combined table was built from, when it fits them as they are (their states and
+    leaves) and its arrays are of the right kinds, shapes and ranges; else None."""
+    if len(key) != 2 or not isinstance(item, tuple) or len(item) != 5:
+        return None
+    vids, sizes, fields, placing, leaves = item
+    if not (isinstance(vids, list) and isinstance(sizes, list) and len(vids) == len(sizes) and vids):
+        return None
+    s, facts_key = key
+    recordings = []
+    for vid, size in zip(vids, sizes, strict=True):
+        recording = columnar._recordings.get((s, vid, facts_key))
+        if recording is None or not recording.leaves or size != (len(recording.recipe_of), recording.leaves):
+            return None
+        recordings.append(recording)
+    if not (isinstance(fields, tuple) and len(fields) == 8 and isinstance(placing, tuple) and len(placing) == 4):
+        return None
+    recipes, widths, labels, held, recipe_of, offset, table, leaf_of = fields
+    base, leaf_base, depth, users = placing
+    n = len(recipes) if isinstance(recipes, list) else -1
+    states = sum(size[0] for size in sizes)
+    total_leaves = sum(size[1] for size in sizes)
+    if not (
+        n >= 0
+        and all(isinstance(r, tuple) and len(r) == 2 and type(r[0]) is str for r in recipes)
+        and isinstance(widths, list)
+        and isinstance(labels, list)
+        and isinstance(held, list)
+        and len(widths) == len(labels) == len(held) == n
+        and all(type(w) is int and w >= 1 for w in widths)
+        and all(x is None or isinstance(x, dict) for x in labels)
+        and all(h is None or _arrays((h,), (np.int64,)) for h in held)
+        and _arrays((recipe_of, offset, table, leaf_of, base, leaf_base), (np.intp,) * 3 + (np.int32,) + (np.intp,) * 2)
+        and len(recipe_of) == len(offset) == len(leaf_of) == states
+        and len(table) > 0
+        and type(depth) is int
+        and depth == max(r.depth for r in recordings)
+        and _arrays((users,), (np.bool_,), 2)
+        and users.shape == (n, len(recordings))
+    ):
+        return None
+    counts = np.array(sizes, dtype=np.intp).reshape(-1, 2)
+    if not (
+        np.array_equal(base, np.cumsum(counts[:, 0]) - counts[:, 0])
+        and np.array_equal(leaf_base, np.cumsum(counts[:, 1]) - counts[:, 1])
+    ):
+        return None
+    width_of = np.array([*widths, 1], dtype=np.intp)
+    if not (
+        recipe_of.min() >= 0
+        and recipe_of.max() <= n
+        and offset.min() >= 0
+        and (offset + width_of[recipe_of]).max() <= len(table)
+        and table.min() >= 0
+        and table.max() < states
+        and leaf_of.min() >= -1
+        and leaf_of.max() < total_leaves
+    ):
+        return None
+    if not (isinstance(leaves, tuple) and len(leaves) == 6):
+        return None
+    columns, constants, fallback, value_of, reasons, keys = leaves
+    if not (
+        _arrays((columns,), (np.int64,), 2)
+        and columns.shape == (6, total_leaves)
+        and _arrays((constants, fallback, value_of), (np.int64, np.bool_, np.int64))
+        and len(constants) == len(fallback) == len(value_of) == total_leaves
+        and isinstance(reasons, list)
+        and len(reasons) == total_leaves
+        and all(type(r) is str for r in reasons)
+        and isinstance(keys, list)
+        and columns[5].min() >= -1
+        and columns[5].max() < paragraphs
+        and value_of.min() >= -1
+        and value_of.max() < len(keys)
+    ):
+        return None
+    return recordings
 
 
 KEPT = 4  # files of recordings kept in the cache (the most recently written: other catalogues or code, earlier)

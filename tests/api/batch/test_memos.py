@@ -22,7 +22,8 @@ from api.batch import arrow_cells, arrow_run, learned, memos, results
 from api.batch.csv_rows import CSV_COLUMNS
 from api.batch.results import Memo, Tables
 from api.catalogue.loader import load_catalogue
-from legislation.columnar import Columnar
+from legislation.columnar import Columnar, recorded
+from legislation.columnar import engine as engine_module
 from legislation.enums import Acquisition
 from legislation.fast import Engine
 from tests.api.cli.test_batch_arrow import cells, run
@@ -219,6 +220,7 @@ def _kept(runner: Columnar) -> dict[str, Any]:
         "recordings": runner.recordings(),
         "lifted": runner.lifted_results(),
         "leaves": learned._leaf_tables(runner),
+        "combined": learned._combined(runner),
     }
     found = learned.loads(learned.dumps(data))
     assert isinstance(found, dict)
@@ -265,6 +267,102 @@ def test_a_leaf_table_that_does_not_fit_is_built_again(damage: Any) -> None:
     runner = _runner()
     runner.restore(kept["recordings"])
     assert learned._restore_leaf_tables(runner, kept["leaves"]) == 0
+    result = runner.compute(_columns(rows))
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(ENGINE, row)  # type: ignore[arg-type]
+
+
+# -- the schemes' combined tables -------------------------------------------------------------------------------
+
+
+def _fresh_combined(runner: Columnar, key: tuple[int, tuple[str, ...]]) -> tuple[Any, Any, list[str]]:
+    """What the engine builds for ``key`` from ``runner``'s recordings, without the cache: the combined table, its
+    leaves, the paragraphs' texts."""
+    from legislation.row import ALL_SCHEMES
+
+    s, facts_key = key
+    vids = [p.vid for p in ENGINE.schemes[ALL_SCHEMES[s]].plans if (s, p.vid, facts_key) in runner._recordings]
+    recordings = [runner._recordings[(s, vid, facts_key)] for vid in vids]
+    registry = recorded.Registry()
+    combined = recorded.combine(recordings, registry)
+    return combined, runner._combined_leaves(combined, recordings, vids, registry), runner.paragraphs
+
+
+def _same_leaves(a: Any, a_texts: list[str], b: Any, b_texts: list[str]) -> None:
+    (a_columns, *a_rest), (b_columns, *b_rest) = a, b
+    assert np.array_equal(np.delete(a_columns, 5, axis=0), np.delete(b_columns, 5, axis=0))
+    assert [a_texts[p] if p >= 0 else None for p in a_columns[5].tolist()] == [
+        b_texts[p] if p >= 0 else None for p in b_columns[5].tolist()
+    ]  # the same paragraphs, whatever their numbers in each process
+    for x, y in zip(a_rest, b_rest, strict=True):
+        assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+
+
+def test_kept_combined_tables_are_the_ones_built_again_and_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows, _ = _generated(47, 12)
+    first = _runner()
+    first.compute(_columns(rows))
+    kept = _kept(first)
+    assert kept["combined"]["tables"]
+    runner = _restored(kept)
+    assert learned._restore_combined(runner, kept["combined"]) == len(kept["combined"]["tables"])
+    rebuilt = Columnar(CATALOGUE, ENGINE)  # (a process without the cache)
+    rebuilt.restore(kept["recordings"])
+    for key, combined in runner._combined.items():
+        expected, leaves, texts = _fresh_combined(rebuilt, key)
+        for name in ("signature", "recipes", "widths", "labels", "depth"):
+            if name != "signature":
+                assert getattr(combined, name) == getattr(expected, name), name
+        assert combined.signature == recorded.signature(
+            [runner._recordings[(key[0], vid, key[1])] for vid in kept["combined"]["tables"][key][0]]
+        )
+        assert all(
+            (x is None and y is None) or np.array_equal(x, y) for x, y in zip(combined.held, expected.held, strict=True)
+        )
+        for name in ("recipe_of", "offset", "table", "leaf_of", "base", "leaf_base", "users"):
+            found, wanted = getattr(combined, name), getattr(expected, name)
+            assert found.dtype == wanted.dtype and np.array_equal(found, wanted), name
+        _same_leaves(combined.extra["leaves"], runner.paragraphs, leaves, texts)
+    # the same rows again: replayed through the kept tables, none combined again
+    monkeypatch.setattr(engine_module, "combine", _unexpected)
+    result = runner.compute(_columns(rows))
+    assert runner.combined_blocks > 0
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(ENGINE, row), row  # type: ignore[arg-type]
+
+
+def _damage_fields(item: Any, at: int, value: Any) -> Any:
+    vids, sizes, fields, placing, leaves = item
+    return (vids, sizes, (*fields[:at], value(fields[at]), *fields[at + 1 :]), placing, leaves)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda t: ([*t[0][:-1], "another version"], *t[1:]),  # built for other recordings
+        lambda t: (t[0], [(states + 1, leaves) for states, leaves in t[1]], *t[2:]),  # for other states
+        lambda t: _damage_fields(t, 6, lambda table: np.full_like(table, 10**6)),  # a transition to no state
+        lambda t: _damage_fields(t, 1, lambda widths: widths[:-1]),  # a recipe's width missing
+        lambda t: _damage_fields(t, 6, lambda table: table.astype(np.int32)),  # another kind of array
+        lambda t: _damage_fields(t, 7, lambda leaf_of: leaf_of + 10**6),  # a leaf of no recording
+        lambda t: (*t[:4], (t[4][0][:, :-1], *t[4][1:])),  # a leaf's codes missing
+        lambda t: (*t[:4], (t[4][0] * 0 + 10**6, *t[4][1:])),  # a paragraph not kept
+        lambda t: (*t[:4], (*t[4][:3], t[4][3] + 10**6, *t[4][4:])),  # an amount of no expression
+        lambda t: (*t[:3], (t[3][0] + 1, *t[3][1:]), t[4]),  # the versions placed otherwise
+        lambda t: "not a table",
+    ],
+)
+def test_a_combined_table_that_does_not_fit_is_built_again(damage: Any) -> None:
+    rows, _ = _generated(48, 4)
+    first = _runner()
+    first.compute(_columns(rows))
+    kept = _kept(first)
+    assert kept["combined"]["tables"]
+    kept["combined"]["tables"] = {key: damage(t) for key, t in kept["combined"]["tables"].items()}
+    runner = _runner()
+    runner.restore(kept["recordings"])
+    assert learned._restore_combined(runner, kept["combined"]) == 0
+    assert not runner._combined
     result = runner.compute(_columns(rows))
     for i, row in enumerate(rows):
         assert _columnar(result, i) == _row_engine(ENGINE, row)  # type: ignore[arg-type]
