@@ -9,9 +9,11 @@ valid (and, with ``--expect-column``, every expected amount equal); 1 some rows 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -115,6 +117,8 @@ def batch(
         source = _open_input(input_path)
         if input_path != "-":
             stack.enter_context(source)
+        if report is not None and expect_column is not None:
+            _writable(report, "--report", 0).close()  # said before the run, not after it
         size = os.fstat(source.fileno()).st_size if input_path != "-" else 0
         catalogue = catalogue_from(versions_dir)
         items: Iterator[tuple[str, int, Any]]
@@ -135,7 +139,7 @@ def batch(
         count = workers or ((os.cpu_count() or 1) if size >= PARALLEL_FROM_BYTES else 1)
         if out is None:
             sys.stdout.flush()
-        sink = stack.enter_context(out.open("wb")) if out else sys.stdout.buffer
+        sink = _output(stack, out, reused=target is not Format.PARQUET) if out else sys.stdout.buffer
         started = time.perf_counter()
         shown = progress or (sys.stderr.isatty() and not quiet)
         meter = stack.enter_context(Progress(rows if kind is Format.PARQUET else size, enabled=shown))
@@ -280,6 +284,44 @@ def _open_input(path: str) -> BinaryIO:
     return open(path, "rb")  # noqa: SIM115 - closed by the command
 
 
+def _writable(path: Path, field: str, flags: int = os.O_TRUNC) -> BinaryIO:
+    """``path`` opened for writing (binary); a problem document naming ``field`` when it cannot be (a directory, a
+    folder that does not exist, no permission)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | flags, 0o666)
+    except OSError as exc:
+        fail(400, "Invalid arguments", [{"field": field, "message": f"cannot write {path}: {exc.strerror}"}], 2)
+    return os.fdopen(fd, "wb")
+
+
+def _output(stack: ExitStack, path: Path, *, reused: bool) -> BinaryIO:
+    """The ``--out`` file. ``reused`` (CSV, JSON Lines): an existing regular file is cut to one byte rather than
+    emptied, and to the size written when the command ends, however it ends (:func:`_cut`) — ext4 (its default
+    ``auto_da_alloc``) forces to disk, as it is closed, a file emptied and written again: measured, 0.1 s at the end
+    of a 1 000 000-row run over the previous run's output. (Parquet: its writer closes the file itself; emptied.)"""
+    sink = stack.enter_context(_writable(path, "--out", 0 if reused else os.O_TRUNC))
+    found = os.fstat(sink.fileno())
+    if reused and stat.S_ISREG(found.st_mode):
+        if found.st_size > 1:
+            os.ftruncate(sink.fileno(), 1)  # not 0 (see above); the first byte is written over at once
+        stack.callback(_cut, sink)
+    elif reused:
+        with contextlib.suppress(OSError):  # not a regular file (a pipe, a device): nothing to cut
+            os.ftruncate(sink.fileno(), 0)
+    return sink
+
+
+def _cut(sink: BinaryIO) -> None:
+    """The output file cut where its writing ended: what the command wrote, through this file's position (written,
+    copied by the kernel, or moved past the workers' writes), and nothing of what the file held before."""
+    if sink.closed:
+        return
+    sink.flush()
+    end = os.lseek(sink.fileno(), 0, os.SEEK_CUR)
+    if end < os.fstat(sink.fileno()).st_size:
+        os.ftruncate(sink.fileno(), end)
+
+
 def _header(source: BinaryIO) -> list[str]:
     try:
         first = source.readline().decode("utf-8-sig").rstrip("\r\n")  # a leading BOM is accepted (README)
@@ -311,7 +353,8 @@ def _report(totals: Piece, target: Path | None) -> None:
             ]
         )
     if target is not None:
-        target.write_text(buffer.getvalue(), encoding="utf-8")
+        with _writable(target, "--report") as written:
+            written.write(buffer.getvalue().encode("utf-8"))
     elif totals.mismatches:
         sys.stderr.write(buffer.getvalue())
 

@@ -245,6 +245,45 @@ def test_workers_write_the_output_file_in_order(tmp_path: Path, monkeypatch: pyt
     assert list(tmp_path.glob("placed-*"))  # some pieces written by their worker
 
 
+
+@pytest.mark.parametrize("suffix", ["csv", "jsonl", "parquet"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_output_file_written_over_holds_this_run_only(tmp_path: Path, suffix: str, workers: str) -> None:
+    """An existing --out file, longer than this run's output, is cut to what this run wrote (CSV and JSON Lines:
+    cut to one byte at the start, then to the size written; no byte of the old file is left)."""
+    many = write(tmp_path, "many.csv", [HEADER] + [row.replace("a1", f"r{k}", 1) for k in range(80) for row in ROWS])
+    few = write(tmp_path, "few.csv", [HEADER, *ROWS[:2]])
+    over, fresh = tmp_path / f"over.{suffix}", tmp_path / f"fresh.{suffix}"
+    run(str(many), "--quiet", "--workers", workers, "--out", str(over))
+    before = over.stat().st_size
+    run(str(few), "--quiet", "--workers", workers, "--out", str(over))
+    run(str(few), "--quiet", "--workers", workers, "--out", str(fresh))
+    assert over.read_bytes() == fresh.read_bytes()
+    assert 0 < over.stat().st_size < before / 2
+
+
+def test_an_output_file_emptied_when_the_run_writes_nothing(tmp_path: Path) -> None:
+    """JSON Lines in with no request: the old file's bytes do not survive (its one kept byte is cut too)."""
+    empty = write(tmp_path, "empty.jsonl", [""])
+    out = tmp_path / "out.jsonl"
+    out.write_text('{"old": "bytes"}\n', encoding="utf-8")
+    run(str(empty), "--quiet", "--out", str(out))
+    assert out.read_bytes() == b""
+
+
+@pytest.mark.parametrize("option", ["--out", "--report"])
+@pytest.mark.parametrize("where", ["a folder", "in no folder"])
+def test_an_output_that_cannot_be_written_is_a_problem_naming_it(tmp_path: Path, option: str, where: str) -> None:
+    path = tmp_path if where == "a folder" else tmp_path / "missing" / "out.csv"
+    source = write(tmp_path, "in.csv", [HEADER + ",paid_amount", ROWS[0] + ",5400.00"])
+    extra = ["--expect-column", "paid_amount"]  # (the report is asked for with it)
+    result = run(str(source), "--quiet", *extra, option, str(path))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    problem = json.loads(result.stderr)
+    assert problem["status"] == 400 and problem["errors"][0]["field"] == option
+    assert str(path) in problem["errors"][0]["message"]
+
+
 def test_workers_write_only_into_a_regular_file_written_at_the_offset_asked(tmp_path: Path) -> None:
     import multiprocessing
 
