@@ -38,3 +38,11 @@ app.command()(browse.schema)
 app.command()(batch.batch)
 app.command()(timeline.timeline)
 app.command()(parameters.parameter)
+
+
+def main() -> None:
+    """The `vigueur` console script: :data:`app`, except that a finished `vigueur batch` ends its process at once
+    (:data:`api.cli.batch.END_AT_ONCE`): its output written, closed and flushed, without the interpreter's teardown of
+    the run's objects (catalogue, engines, recorded paths: ~0.04 s of a 2 s run). Tests call :data:`app`."""
+    batch.END_AT_ONCE = True
+    app()
