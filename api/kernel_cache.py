@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import gc
+import hashlib
 import io
 import os
 import pickle
@@ -103,3 +105,33 @@ def restricted_loads(data: bytes, allowed: frozenset[tuple[str, str]], what: str
             raise pickle.UnpicklingError(f"{module}.{name} is not {what}")
 
     return Restricted(io.BytesIO(data)).load()
+
+
+DIGEST = 32  # bytes of the sha256 of a sealed entry's rest, after its magic
+
+
+def seal(magic: bytes, key: str, value: Any) -> bytes:
+    """A cache entry: ``magic`` (its layout), the sha256 of the rest, ``key`` (ASCII), then ``value`` pickled."""
+    body = key.encode("ascii") + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return magic + hashlib.sha256(body).digest() + body
+
+
+def unseal(data: bytes | None, magic: bytes, key: str, allowed: frozenset[tuple[str, str]], what: str) -> Any:
+    """The value of an entry :func:`seal` wrote with ``magic`` and ``key``, read by :func:`restricted_loads`; None for
+    anything else: another layout or key, a checksum that does not match, a global not ``allowed``, any failure of
+    the unpickling (a damaged entry is a miss, never an error)."""
+    start = len(magic) + DIGEST
+    if data is None or not data.startswith(magic) or data[start : start + len(key)] != key.encode("ascii"):
+        return None
+    body = data[start:]
+    if hashlib.sha256(body).digest() != data[len(magic) : start]:
+        return None
+    collecting = gc.isenabled()
+    gc.disable()  # many small objects, none in a cycle: the collector's passes would only slow the reading
+    try:
+        return restricted_loads(body[len(key) :], allowed, what)
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever the unpickling raised
+        return None
+    finally:
+        if collecting:
+            gc.enable()

@@ -25,10 +25,8 @@ time. ``VIGUEUR_CACHE_DIR=off`` turns it off.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
-import pickle
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +35,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from api.batch import arrow_cells, learned
-from api.kernel_cache import FileStore, cache_dir, restricted_loads
+from api.kernel_cache import FileStore, cache_dir, seal, unseal
 from legislation.columnar.columns import FACTS
 from legislation.fast.stored import package_digest
 
 MAGIC = b"vigueur-memos-1\n"  # the layout of an entry; a new layout gets a new magic
-DIGEST = 32  # bytes of the sha256 of the rest, after the magic
-KEY = 64  # hex digits of the fingerprint, after the checksum
 SUFFIX = ".memos"
 PREFIX = "memos-"  # a worker's file in the spill directory
 KEPT = 4  # files kept in the cache (the most recently written: other catalogues or code, earlier)
@@ -221,29 +217,14 @@ def _learn_cells(checked: dict[str, Any]) -> int:
 
 
 def dumps(key: str, tables: Any) -> bytes:
-    """An entry: the magic, the checksum of the rest, the fingerprint, then the values pickled."""
-    body = key.encode("ascii") + pickle.dumps(entries(tables), protocol=pickle.HIGHEST_PROTOCOL)
-    return MAGIC + hashlib.sha256(body).digest() + body
+    """An entry: the magic, the checksum of the rest, the fingerprint, then the values pickled (:func:`seal`)."""
+    return seal(MAGIC, key, entries(tables))
 
 
 def loads(data: bytes | None, key: str) -> Any:
     """The values of an entry written under ``key`` (None: another key or layout, damaged, or holding anything but
     plain data)."""
-    start = len(MAGIC) + DIGEST
-    if data is None or not data.startswith(MAGIC) or data[start : start + KEY] != key.encode("ascii"):
-        return None
-    body = data[start:]
-    if hashlib.sha256(body).digest() != data[len(MAGIC) : start]:
-        return None
-    collecting = gc.isenabled()
-    gc.disable()  # many small tuples and texts, none in a cycle
-    try:
-        return restricted_loads(body[KEY:], frozenset(), "plain data")
-    except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever the unpickling raised
-        return None
-    finally:
-        if collecting:
-            gc.enable()
+    return unseal(data, MAGIC, key, frozenset(), "plain data")
 
 
 def _read(store: FileStore, slot: str, key: str, tables: Any) -> int:

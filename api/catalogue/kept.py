@@ -23,11 +23,9 @@ not read when another user owns them or may write them). ``VIGUEUR_CACHE_DIR=off
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import importlib.util
 import os
-import pickle
 import stat
 import sys
 from datetime import date
@@ -36,14 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from api.catalogue import DEFAULT_VERSIONS_DIR
-from api.kernel_cache import FileStore, cache_dir, restricted_loads
+from api.kernel_cache import FileStore, cache_dir, seal, unseal
 from legislation.fast.stored import sources_digest
 from legislation.timeline import Catalogue, Gap, Timeline
 from legislation.versions import Parameter, Source, TransitionalClause, Version
 
 MAGIC = b"vigueur-catalogue-1\n"  # the layout of an entry; a new layout gets a new magic
-DIGEST = 32  # bytes of the sha256 of the rest, after the magic
-KEY = 64  # hex digits of the key, after the checksum
 SUFFIX = ".catalogue"
 LARGEST = 1_048_576  # the loader refuses a text or a version.toml above 1 MiB: a tree holding one is never kept
 SHAPERS = ("loader.py", "schema.py", "hashing.py", "kept.py")  # of api/catalogue: what builds the objects
@@ -138,29 +134,12 @@ def slot_of(root: Path) -> str:
 
 
 def pack(key: str, catalogue: Catalogue) -> bytes:
-    """An entry: the magic, the checksum of the rest, the key, then the catalogue pickled."""
-    body = key.encode("ascii") + pickle.dumps(catalogue, protocol=pickle.HIGHEST_PROTOCOL)
-    return MAGIC + hashlib.sha256(body).digest() + body
+    """An entry: the magic, the checksum of the rest, the key, then the catalogue pickled (:func:`seal`)."""
+    return seal(MAGIC, key, catalogue)
 
 
 def unpack(data: bytes | None, key: str) -> Catalogue | None:
     """The catalogue of an entry packed under ``key``; None for anything else (another key or layout, a damaged
     entry, one naming anything but the classes a catalogue holds)."""
-    start = len(MAGIC) + DIGEST
-    if data is None or not data.startswith(MAGIC) or data[start : start + KEY] != key.encode("ascii"):
-        return None
-    body = data[start:]
-    if hashlib.sha256(body).digest() != data[len(MAGIC) : start]:
-        return None
-    collecting = gc.isenabled()
-    gc.disable()  # thousands of small objects, none in a cycle: the collector's passes would only slow it
-    try:
-        found = restricted_loads(body[KEY:], ALLOWED, "part of a catalogue")
-    except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever the unpickling raised
-        return None
-    finally:
-        if collecting:
-            gc.enable()
+    found = unseal(data, MAGIC, key, ALLOWED, "part of a catalogue")
     return found if isinstance(found, Catalogue) else None
-
-
