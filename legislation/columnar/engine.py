@@ -520,19 +520,7 @@ class Columnar:
                             amount[at] = expression(evaluator, value_key, combined.lifts)[at]
         except Exception:  # noqa: BLE001 - a decision or an amount the whole block cannot compute: one by one
             return groups
-        targets: tuple[np.ndarray[Any, Any], ...] = (
-            result.status,
-            result.amount_known,
-            result.eligible,
-            result.version,
-            result.kept,
-            result.paragraph,
-        )
-        for target, table in zip(targets, columns, strict=True):
-            if (table == table[0]).all():
-                target[s, rows] = table[0]
-            else:
-                target[s, rows] = np.take(table.astype(target.dtype), where)
+        _leaf_codes(result, s, rows, columns, where)
         result.amount[s, rows] = amount
         known = leaf >= 0
         if fallback.any():
@@ -713,19 +701,7 @@ class Columnar:
         codes, fallback, values = self._leaf_tables(recording)
         where = np.maximum(leaf, 0)
         target_rows: Any = slice(None) if everything else rows
-        targets: tuple[np.ndarray[Any, Any], ...] = (
-            result.status,
-            result.amount_known,
-            result.eligible,
-            result.version,
-            result.kept,
-            result.paragraph,
-        )
-        for target, table in zip(targets, codes[:6], strict=True):
-            if (table == table[0]).all():
-                target[s, target_rows] = table[0]
-            else:
-                target[s, target_rows] = np.take(table.astype(target.dtype), where)
+        _leaf_codes(result, s, target_rows, codes[:6], where)
         amount = np.take(codes[6], where)
         if values:
             slot = np.take(codes[7], where)
@@ -928,6 +904,17 @@ def _version_at(starts: I64, day: I64) -> npt.NDArray[np.intp]:
     which = table[at]
     which[day < first] = -1
     return which
+
+
+def _leaf_codes(result: ColumnarResult, s: int, rows: Any, tables: Any, where: Any) -> None:
+    """The six codes of each row's leaf (status, amount known, eligible, version, kept, paragraph: ``tables``, one
+    array per code, by leaf) into the result's arrays of scheme ``s`` at ``rows`` (``where``: each row's leaf)."""
+    targets = (result.status, result.amount_known, result.eligible, result.version, result.kept, result.paragraph)
+    for target, table in zip(targets, tables, strict=True):
+        if (table == table[0]).all():
+            target[s, rows] = table[0]
+        else:
+            target[s, rows] = np.take(table.astype(target.dtype), where)
 
 
 def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64) -> I64:

@@ -347,15 +347,21 @@ def _slots(recording: Recording, tables: Tables, r: int, trace: Trace) -> npt.ND
         return missing
     codes_held = tables.held[r]
     assert codes_held is not None
+    slots: npt.NDArray[np.int32] = _held_codes(values, null, codes_held, missing).astype(np.int32)
+    return slots
+
+
+def _held_codes(values: Any, null: Any, held: npt.NDArray[np.int64], missing: int) -> npt.NDArray[np.int64]:
+    """Each value's place among ``held`` (the sorted plain values a tree holds), ``missing`` where it is not held; a
+    value outside the int64 bounds the trace checks, and a value not given (``null``), are never held."""
     values = values.astype(np.int64)
     values = np.where((values < _LOW) | (values > _HIGH), _BAD, values)
     if null is not None:
         values[null] = _NONE
-    at = np.searchsorted(codes_held, values)
-    inside = np.minimum(at, max(len(codes_held) - 1, 0))
-    held = (at < len(codes_held)) & (codes_held[inside] == values) if len(codes_held) else np.zeros(len(at), bool)
-    slots: npt.NDArray[np.int32] = np.where(held, at, missing).astype(np.int32)
-    return slots
+    at = np.searchsorted(held, values)
+    inside = np.minimum(at, max(len(held) - 1, 0))
+    found = (at < len(held)) & (held[inside] == values) if len(held) else np.zeros(len(at), np.bool_)
+    return np.where(found, at, missing)
 
 
 def replay(recording: Recording, trace: Trace) -> npt.NDArray[np.int32]:
@@ -677,14 +683,7 @@ def _code_line(combined: Combined, r: int, trace: Trace, line: npt.NDArray[Any])
         return
     held = combined.held[r]
     assert held is not None
-    values = values.astype(np.int64)
-    values = np.where((values < _LOW) | (values > _HIGH), _BAD, values)
-    if null is not None:
-        values[null] = _NONE
-    at = np.searchsorted(held, values)
-    inside = np.minimum(at, max(len(held) - 1, 0))
-    found = (at < len(held)) & (held[inside] == values) if len(held) else np.zeros(len(at), np.bool_)
-    line[...] = np.where(found, at, missing)
+    line[...] = _held_codes(values, null, held, missing)
 
 
 def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: Index) -> Any:
