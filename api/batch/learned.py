@@ -212,15 +212,12 @@ def _leaf_tables(columnar: Any) -> dict[str, Any]:
 def _restore_leaf_tables(columnar: Any, kept: Any) -> int:
     """The leaf tables of :func:`_leaf_tables` given to the recordings they fit (each checked: the others are
     built when replayed, as without them), their paragraphs numbered by ``columnar``; how many."""
-    if not isinstance(kept, dict) or not isinstance(kept.get("tables"), dict):
-        return 0
-    texts = kept.get("paragraphs")
-    if not isinstance(texts, list) or not all(type(t) is str for t in texts):
+    texts = _kept_paragraphs(kept)
+    if texts is None:
         return 0
     restored = 0
     try:
-        numbering = columnar._paragraphs
-        renumber = np.array([*(numbering.number(t) for t in texts), -1], dtype=np.int64)  # -1: none, at -1
+        renumber = _renumbering(columnar, texts)
         for key, item in kept["tables"].items():
             recording = columnar._recordings.get(key)
             if recording is None or recording.extra or not _leaves_fit(recording, item, len(texts)):
@@ -234,6 +231,23 @@ def _restore_leaf_tables(columnar: Any, kept: Any) -> int:
     except (AttributeError, TypeError, ValueError, IndexError):
         return restored
     return restored
+
+
+def _kept_paragraphs(kept: Any) -> list[str] | None:
+    """The paragraphs' texts kept with tables (``kept``: their tables and those texts), None when ``kept`` is not
+    that."""
+    if not isinstance(kept, dict) or not isinstance(kept.get("tables"), dict):
+        return None
+    texts = kept.get("paragraphs")
+    if not isinstance(texts, list) or not all(type(t) is str for t in texts):
+        return None
+    return texts
+
+
+def _renumbering(columnar: Any, texts: list[str]) -> Any:
+    """Each kept paragraph's number in ``columnar`` (its texts numbered there as met), and -1 at -1 (none)."""
+    numbering = columnar._paragraphs
+    return np.array([*(numbering.number(t) for t in texts), -1], dtype=np.int64)
 
 
 def _leaves_fit(recording: Any, item: Any, paragraphs: int) -> bool:
@@ -307,17 +321,14 @@ def _combined(columnar: Any) -> dict[str, Any]:
 def _restore_combined(columnar: Any, kept: Any) -> int:
     """The combined tables of :func:`_combined` given to the engine, for the recordings they fit (each checked: the
     others are built when replayed, as without them), their paragraphs numbered by ``columnar``; how many."""
-    if not isinstance(kept, dict) or not isinstance(kept.get("tables"), dict):
-        return 0
-    texts = kept.get("paragraphs")
-    if not isinstance(texts, list) or not all(type(t) is str for t in texts):
+    texts = _kept_paragraphs(kept)
+    if texts is None:
         return 0
     from legislation.columnar.recorded import Combined, Recording, Registry, signature
 
     restored = 0
     try:
-        numbering = columnar._paragraphs
-        renumber = np.array([*(numbering.number(t) for t in texts), -1], dtype=np.int64)  # -1: none, at -1
+        renumber = _renumbering(columnar, texts)
         for key, item in kept["tables"].items():
             if not isinstance(key, tuple) or key in columnar._combined:
                 continue
