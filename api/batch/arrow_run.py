@@ -338,7 +338,16 @@ def _cells(table: pa.Table, positions: np.ndarray[Any, Any]) -> list[tuple[Any, 
     taken = pa.Table.from_batches(parts, table.schema)
     if (order != np.arange(len(order))).any():  # back in the order of ``positions``
         taken = taken.take(pa.array(np.argsort(order)))
-    return list(zip(*(column.to_pylist() for column in taken.columns), strict=True))
+    return list(zip(*(_texts(column) for column in taken.columns), strict=True))
+
+
+def _texts(column: pa.ChunkedArray) -> list[Any]:
+    """A column's cells as Python values; a dictionary-encoded column (the C reading's) decoded first: its
+    ``to_pylist`` turns its whole dictionary into Python objects, ~7 ms a column of a block for the few rows asked
+    (measured: `vigueur batch --reasons` on 200 000 rows 5.4 -> 3.3 s)."""
+    if pa.types.is_dictionary(column.type):
+        column = column.cast(column.type.value_type)
+    return column.to_pylist()
 
 
 def _ids(table: pa.Table | None, position: np.ndarray[Any, Any], read: dict[int, str]) -> pa.Array:
