@@ -290,22 +290,9 @@ def _dense(recording: Recording) -> Tables:
     node = recipe_of[origin] >= 0  # a node's transitions (not a leaf's or UNKNOWN's own)
     recipe = recipe_of[origin[node]]
     code, origin, targets_of_nodes = code[node], origin[node], targets[node]
-    widths: list[int] = []
-    held: list[npt.NDArray[np.int64] | None] = []
-    slot = code.copy()
-    for r, (kind, _) in enumerate(recording.recipe_list):
-        if kind in ("bool", "null"):
-            widths.append(3)
-            held.append(None)
-        elif kind == "member":
-            widths.append(len(recording.members.get(r, {})) + 1)
-            held.append(None)
-        else:
-            mine = recipe == r
-            values = np.unique(code[mine])
-            slot[mine] = np.searchsorted(values, code[mine])
-            widths.append(len(values) + 1)
-            held.append(values)
+    widths, held, slot = _decision_slots(
+        recording.recipe_list, recipe, code, lambda r: len(recording.members.get(r, {})) + 1
+    )
     constant = len(recording.recipe_list)
     recipe_of[recipe_of < 0] = constant
     width_of = np.array([*widths, 1], dtype=np.intp)[recipe_of]
@@ -315,6 +302,36 @@ def _dense(recording: Recording) -> Tables:
     table[offset[recipe_of == constant]] = np.flatnonzero(recipe_of == constant)  # leaves, UNKNOWN: stay
     table[offset[origin] + slot] = targets_of_nodes
     return Tables(recipe_of, offset, table, np.array(recording.leaf_of, dtype=np.int32), widths, held)
+
+
+def _decision_slots(
+    recipe_list: Any, recipe: Any, code: Any, member_width: Any
+) -> tuple[list[int], list[npt.NDArray[np.int64] | None], Any]:
+    """Per decision (``recipe_list``), its number of slots (the last: « not held ») and, for a plain value, the
+    values its transitions hold (sorted); and each transition's slot (``recipe``, ``code``: the transitions'
+    decisions and codes; a plain value's code becomes its place among those held). ``member_width``: an enum's."""
+    widths: list[int] = []
+    held: list[npt.NDArray[np.int64] | None] = []
+    slot = code.copy()
+    for r, (kind, _) in enumerate(recipe_list):
+        if kind in ("bool", "null"):
+            widths.append(3)
+            held.append(None)
+        elif kind == "member":
+            widths.append(member_width(r))
+            held.append(None)
+        else:
+            mine = recipe == r
+            values = np.unique(code[mine])
+            slot[mine] = np.searchsorted(values, code[mine])
+            widths.append(len(values) + 1)
+            held.append(values)
+    return widths, held, slot
+
+
+def _member_width(labels: dict[Any, int] | None) -> int:
+    assert labels is not None
+    return max(labels.values()) + 2
 
 
 def _slots(recording: Recording, tables: Tables, r: int, trace: Trace) -> npt.NDArray[np.int32] | int:
@@ -581,24 +598,7 @@ def combine(recordings: list[Recording], registry: Registry | None = None) -> Co
     recipe = np.concatenate(recipes_at) if recipes_at else np.zeros(0, dtype=np.intp)
     code = np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
     target = np.concatenate(targets) if targets else np.zeros(0, dtype=np.intp)
-    widths: list[int] = []
-    held: list[npt.NDArray[np.int64] | None] = []
-    slot = code.copy()
-    for r, (kind, _) in enumerate(recipe_list):
-        if kind in ("bool", "null"):
-            widths.append(3)
-            held.append(None)
-        elif kind == "member":
-            found = labels[r]
-            assert found is not None
-            widths.append(max(found.values()) + 2)
-            held.append(None)
-        else:
-            mine = recipe == r
-            values = np.unique(code[mine])
-            slot[mine] = np.searchsorted(values, code[mine])
-            widths.append(len(values) + 1)
-            held.append(values)
+    widths, held, slot = _decision_slots(recipe_list, recipe, code, lambda r: _member_width(labels[r]))
     state_recipe = np.concatenate(states) if states else np.zeros(0, dtype=np.intp)
     width_of = np.array([*widths, 1], dtype=np.intp)[state_recipe]
     offset = np.zeros(len(state_recipe), dtype=np.intp)
