@@ -909,7 +909,9 @@ def _version_at(starts: I64, day: I64) -> npt.NDArray[np.intp]:
 def _leaf_codes(result: ColumnarResult, s: int, rows: Any, tables: Any, where: Any) -> None:
     """The six codes of each row's leaf (status, amount known, eligible, version, kept, paragraph: ``tables``, one
     array per code, by leaf) into the result's arrays of scheme ``s`` at ``rows`` (``where``: each row's leaf)."""
-    targets = (result.status, result.amount_known, result.eligible, result.version, result.kept, result.paragraph)
+    targets: tuple[Any, ...] = (
+        result.status, result.amount_known, result.eligible, result.version, result.kept, result.paragraph
+    )
     for target, table in zip(targets, tables, strict=True):
         if (table == table[0]).all():
             target[s, rows] = table[0]
