@@ -16,15 +16,24 @@
 #include <stdint.h>
 #include <string.h>
 
+/* A slot of a column's hash table: a text's first 16 bytes (zero-padded), its length and its index + 1 (0: a free
+ * slot). A text of at most 16 bytes -- nearly every cell: dates, enums, codes -- is found by comparing the slot alone,
+ * without a look at the texts' bytes. */
+typedef struct {
+    uint64_t a, b;
+    uint32_t n, index1;
+} Slot;
+
 /* One dictionary column's distinct texts: their bytes end to end, where each ends, and a hash table of indices. */
 typedef struct {
     char *bytes;       /* the texts' bytes, end to end */
     Py_ssize_t nbytes, bytes_cap;
     Py_ssize_t *ends;  /* ends[i]: where text i ends in bytes (text i starts at ends[i - 1], or 0) */
     Py_ssize_t count, count_cap;
-    uint64_t *slots;   /* open addressing: a text's hash's high 32 bits, then its index + 1; 0 = free. The size is a
-                          power of 2, at most half full */
+    Slot *slots;       /* open addressing, linear probing; the size is a power of 2, at most half full */
     Py_ssize_t nslots;
+    uint32_t *days;    /* a date's index + 1 by its day (see day_of; 0: not looked up yet), made at the first date:
+                          a column of dates reads a few kB of it, not a hash table of thousands of texts */
 } Column;
 
 typedef struct {
@@ -57,47 +66,108 @@ static int same_bytes(const unsigned char *a, const unsigned char *b, Py_ssize_t
     return 1;
 }
 
+/* The first 16 bytes of p[0:n] as two words, zero-padded; `avail`: the bytes that may be read from p (>= n). */
+static void key_of(const unsigned char *p, Py_ssize_t n, Py_ssize_t avail, uint64_t *a, uint64_t *b) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (avail >= 16) { /* two loads, the bytes past the text masked off */
+        uint64_t x = load8(p), y = load8(p + 8);
+        *a = n >= 8 ? x : (n > 0 ? x & ((1ULL << (8 * n)) - 1) : 0);
+        *b = n >= 16 ? y : (n > 8 ? y & ((1ULL << (8 * (n - 8))) - 1) : 0);
+        return;
+    }
+#endif
+    unsigned char first[16] = {0};
+    memcpy(first, p, (size_t)(n < 16 ? n : 16));
+    *a = load8(first), *b = load8(first + 8);
+}
+
+static uint64_t hash_key(uint64_t a, uint64_t b, const unsigned char *p, Py_ssize_t n) {
+    uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL ^ (uint64_t)n * 0x165667B19E3779F9ULL;
+    if (n > 16) h ^= hash_bytes(p + 16, n - 16);
+    h ^= h >> 32, h *= 0xD6E8FEB86659FD93ULL, h ^= h >> 32;
+    return h;
+}
+
 static Py_ssize_t text_start(const Column *c, Py_ssize_t i) { return i ? c->ends[i - 1] : 0; }
 
 static void column_free(Column *c) {
+    PyMem_Free(c->days);
     PyMem_Free(c->bytes);
     PyMem_Free(c->ends);
     PyMem_Free(c->slots);
     memset(c, 0, sizeof(*c));
 }
 
-/* Place text i, of hash h, in the hash table (which has room). */
-static void slot_put(Column *c, Py_ssize_t i, uint64_t h) {
+/* Place text i (key a, b; length n; hash h) in the hash table (which has room). */
+static void slot_put(Column *c, Py_ssize_t i, uint64_t a, uint64_t b, Py_ssize_t n, uint64_t h) {
     size_t mask = (size_t)c->nslots - 1, k = (size_t)h & mask;
-    while (c->slots[k]) k = (k + 1) & mask;
-    c->slots[k] = (h >> 32 << 32) | (uint64_t)(i + 1);
+    while (c->slots[k].index1) k = (k + 1) & mask;
+    c->slots[k].a = a, c->slots[k].b = b, c->slots[k].n = (uint32_t)n, c->slots[k].index1 = (uint32_t)(i + 1);
 }
 
 /* The hash table rebuilt with nslots slots for the first `count` texts; -1 when out of memory. */
 static int rehash(Column *c, Py_ssize_t nslots) {
-    uint64_t *slots = PyMem_Calloc((size_t)nslots, sizeof(uint64_t));
+    Slot *slots = PyMem_Calloc((size_t)nslots, sizeof(Slot));
     if (!slots) return -1;
     PyMem_Free(c->slots);
     c->slots = slots;
     c->nslots = nslots;
     for (Py_ssize_t i = 0; i < c->count; i++) {
-        Py_ssize_t start = text_start(c, i);
-        slot_put(c, i, hash_bytes((const unsigned char *)c->bytes + start, c->ends[i] - start));
+        Py_ssize_t start = text_start(c, i), n = c->ends[i] - start;
+        const unsigned char *p = (const unsigned char *)c->bytes + start;
+        uint64_t a, b;
+        key_of(p, n, c->nbytes - start, &a, &b);
+        slot_put(c, i, a, b, n, hash_key(a, b, p, n));
     }
     return 0;
 }
 
-/* The index of the text p[0:n] in the column, appended when new; -1 when out of memory. */
-static Py_ssize_t lookup(Column *c, const unsigned char *p, Py_ssize_t n) {
-    uint64_t h = hash_bytes(p, n), high = h >> 32 << 32;
+/* A text « YYYY-MM-DD » of years 1900-2099, months 01-12 and days 01-31: its place in a table of 200 × 12 × 31 days
+ * (a different text, a different place); -1 for any other text. */
+#define DAYS (200 * 12 * 31)
+static Py_ssize_t day_of(const unsigned char *p, Py_ssize_t n) {
+    if (n != 10 || p[4] != '-' || p[7] != '-') return -1;
+    int digits[8], k = 0;
+    for (int i = 0; i < 10; i++) {
+        if (i == 4 || i == 7) continue;
+        if (p[i] < '0' || p[i] > '9') return -1;
+        digits[k++] = p[i] - '0';
+    }
+    int year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3];
+    int month = digits[4] * 10 + digits[5], day = digits[6] * 10 + digits[7];
+    if (year < 1900 || year > 2099 || month < 1 || month > 12 || day < 1 || day > 31) return -1;
+    return ((Py_ssize_t)(year - 1900) * 12 + month - 1) * 31 + day - 1;
+}
+
+static Py_ssize_t lookup_text(Column *c, const unsigned char *p, Py_ssize_t n, Py_ssize_t avail);
+
+/* The index of the text p[0:n] in the column, appended when new; -1 when out of memory. `avail`: the bytes that may
+ * be read from p (>= n). A date is looked up by its day first. */
+static Py_ssize_t lookup(Column *c, const unsigned char *p, Py_ssize_t n, Py_ssize_t avail) {
+    Py_ssize_t day = day_of(p, n);
+    if (day < 0) return lookup_text(c, p, n, avail);
+    if (!c->days && !(c->days = PyMem_Calloc(DAYS, sizeof(uint32_t)))) return -1;
+    if (c->days[day]) return (Py_ssize_t)c->days[day] - 1;
+    Py_ssize_t i = lookup_text(c, p, n, avail);
+    if (i >= 0) c->days[day] = (uint32_t)(i + 1);
+    return i;
+}
+
+/* The index of the text p[0:n] in the column, appended when new; -1 when out of memory. `avail`: the bytes that may
+ * be read from p (>= n). */
+static Py_ssize_t lookup_text(Column *c, const unsigned char *p, Py_ssize_t n, Py_ssize_t avail) {
+    uint64_t a, b;
+    key_of(p, n, avail, &a, &b);
+    uint64_t h = hash_key(a, b, p, n);
     size_t mask = (size_t)c->nslots - 1, k = (size_t)h & mask;
-    for (uint64_t s; (s = c->slots[k]); k = (k + 1) & mask) {
-        if ((s >> 32 << 32) != high) continue;
-        Py_ssize_t i = (Py_ssize_t)(uint32_t)s - 1, start = text_start(c, i);
-        if (c->ends[i] - start == n && same_bytes((const unsigned char *)c->bytes + start, p, n)) return i;
+    for (const Slot *s; (s = &c->slots[k])->index1; k = (k + 1) & mask) {
+        if (s->a != a || s->b != b || s->n != (uint32_t)n) continue;
+        if (n <= 16) return (Py_ssize_t)s->index1 - 1;
+        Py_ssize_t i = (Py_ssize_t)s->index1 - 1;
+        if (same_bytes((const unsigned char *)c->bytes + text_start(c, i) + 16, p + 16, n - 16)) return i;
     }
     /* a new text: room for it, then appended */
-    if (c->count >= UINT32_MAX - 1) return -1;
+    if (c->count >= UINT32_MAX - 1 || n >= UINT32_MAX) return -1;
     if (c->count == c->count_cap) {
         Py_ssize_t cap = c->count_cap ? 2 * c->count_cap : 64;
         Py_ssize_t *ends = PyMem_Realloc(c->ends, (size_t)cap * sizeof(Py_ssize_t));
@@ -120,7 +190,7 @@ static Py_ssize_t lookup(Column *c, const unsigned char *p, Py_ssize_t n) {
     if (2 * c->count > c->nslots) {
         if (rehash(c, c->nslots ? 2 * c->nslots : 128) < 0) return -1;
     } else {
-        slot_put(c, i, h);
+        slot_put(c, i, a, b, n, h);
     }
     return i;
 }
@@ -130,6 +200,7 @@ static int truncate_column(Column *c, Py_ssize_t count) {
     if (count >= c->count) return 0;
     c->count = count;
     c->nbytes = count ? c->ends[count - 1] : 0;
+    if (c->days) memset(c->days, 0, DAYS * sizeof(uint32_t)); /* (texts forgotten: their days too) */
     return rehash(c, c->nslots ? c->nslots : 128);
 }
 
@@ -204,7 +275,7 @@ static PyObject *Encoder_seed(Encoder *self, PyObject *args) {
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_ssize_t n = at[i + 1] - at[i];
-        Py_ssize_t k = lookup(c, (const unsigned char *)data.buf + at[i], n);
+        Py_ssize_t k = lookup(c, (const unsigned char *)data.buf + at[i], n, data.len - at[i]);
         if (k < 0) {
             PyErr_NoMemory();
             goto done;
@@ -321,7 +392,7 @@ static PyObject *Encoder_split(Encoder *self, PyObject *arg) {
             Out *o = &out[j];
             if (self->kinds[j] == 'd') {
                 if (n != o->last_n || o->last_code < 0 || !same_bytes(start, o->last, n)) { /* not the cell above */
-                    o->last_code = lookup(&self->columns[j], start, n);
+                    o->last_code = lookup(&self->columns[j], start, n, end - start);
                     if (o->last_code < 0) {
                         PyErr_NoMemory();
                         goto done;

@@ -143,6 +143,32 @@ def test_crlf_long_lines_and_a_block_of_one_line(monkeypatch: pytest.MonkeyPatch
     _same("é,\tpurchase\n".encode(), ["id", "acquisition"], monkeypatch)
 
 
+def test_dates_and_long_texts_get_one_code_each_across_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A date is found by its day, any other text by its first 16 bytes and the rest: texts that differ only after
+    their 16th byte, dates next to texts that only look like dates, and a date first met in a refused block (forgotten
+    with it) keep one code each, the Arrow reading's."""
+    names = ["id", "invoice_date", "acquisition"]
+    dates = ["2021-01-26", "2021-01-27", "1900-01-01", "2099-12-31", "1899-12-31", "2100-01-01", "2021-00-10"]
+    dates += ["2021-13-01", "2021-12-32", "2021-02-30", "2021-1-260", "2021/01/26", "20210-1-26", "2021-01-26 "]
+    longs = ["abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopr", "abcdefghijklmno", "abcdefghijklmnop" * 3]
+    lines = [f"P{i},{date},{long}" for i, (date, long) in enumerate(zip(dates, longs * 3, strict=False))]
+    first = ("\n".join(lines[:5]) + "\n").encode()
+    table = _same(first, names, monkeypatch)
+    assert _codes(table, "invoice_date") == ([0, 1, 2, 3, 4], dates[:5])
+    assert _codes(table, "acquisition") == ([0, 1, 2, 3, 4], longs)
+    from api.batch.arrow_read import convert
+
+    convert(table, CsvPlan(names), None)  # the texts converted: kept (arrow_cells._SEEN) for the next blocks
+    refused = ("P9,2022-07-14,x\nP10,2022-07-15\n").encode()  # a field too few: 2022-07-14 forgotten
+    assert read_plain(refused, 1, names) is None
+    reader = api.batch.arrow_read._READERS[tuple(names)]
+    assert reader.encoder.size(names.index("invoice_date")) == 5
+    later = ("\n".join(["P9,2022-07-14,x", *lines, *lines]) + "\n").encode()
+    codes, texts = _codes(_same(later, names, monkeypatch), "invoice_date")
+    assert texts == [*dates[:5], "2022-07-14", *dates[5:]]
+    assert codes == [5, 0, 1, 2, 3, 4, *range(6, 15), 0, 1, 2, 3, 4, *range(6, 15)]
+
+
 def _block_bytes() -> st.SearchStrategy[bytes]:
     cell = st.sampled_from(["", "a", "purchase", "lease", "1.5", "é", "\t", "x" * 20, "2021-01-26"])
     noise = st.sampled_from(["", ",", "\n", "\r\n", "\r", '"', "\x00", "\n\n"])
