@@ -159,7 +159,7 @@ def test_dates_and_long_texts_get_one_code_each_across_blocks(monkeypatch: pytes
     from api.batch.arrow_read import convert
 
     convert(table, CsvPlan(names), None)  # the texts converted: kept (arrow_cells._SEEN) for the next blocks
-    refused = ("P9,2022-07-14,x\nP10,2022-07-15\n").encode()  # a field too few: 2022-07-14 forgotten
+    refused = b"P9,2022-07-14,x\nP10,2022-07-15\n"  # a field too few: 2022-07-14 forgotten
     assert read_plain(refused, 1, names) is None
     reader = api.batch.arrow_read._READERS[tuple(names)]
     assert reader.encoder.size(names.index("invoice_date")) == 5
