@@ -207,6 +207,14 @@ def _by_codes(name: str, kind: str, column: pa.DictionaryArray) -> tuple[Any, Bo
     texts = column.dictionary
     seen = _SEEN.get(name)
     known = len(seen.texts) if seen is not None and texts.slice(0, len(seen.texts)).equals(seen.texts) else 0
+    if seen is not None and len(seen.texts) and not known:  # texts of their own (a Parquet column's dictionary)
+        positions = pc.index_in(texts, value_set=seen.texts)
+        if positions.null_count:  # its new texts converted, kept after the others
+            seen = seen.joined(_distinct(name, kind, pc.filter(texts, positions.is_null())))
+            if len(seen.texts) <= _SEEN_TEXTS and seen.texts.nbytes <= _SEEN_BYTES:
+                _SEEN[name] = seen
+            positions = pc.index_in(texts, value_set=seen.texts)
+        return seen.spread(positions.to_numpy()[column.indices.to_numpy()])
     if seen is None or not known:
         seen = _distinct(name, kind, texts)
     elif known < len(texts):

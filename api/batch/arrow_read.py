@@ -122,14 +122,19 @@ def c_reading() -> bool:
     return split_c is not None and not os.environ.get("VIGUEUR_NO_C")
 
 
+def by_codes(name: str) -> bool:
+    """Whether a column (by its name in the header, :func:`csv_rows.column_name`'s) is read as codes into its distinct
+    texts (:func:`arrow_cells.by_distinct`): a fact or the schemes, but amounts and quantities (read from their
+    bytes), the id and an expected amount (strings)."""
+    return (name in FACTS or name == "schemes") and name not in MONEY_FIELDS and name not in QUANTITY_FIELDS
+
+
 class _Reader:
     """The C module's Encoder for one header, and the texts (an Arrow array) it holds for each dictionary column."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
-        self.dictionary = [
-            (n in FACTS or n == "schemes") and n not in MONEY_FIELDS and n not in QUANTITY_FIELDS for n in names
-        ]
+        self.dictionary = [by_codes(n) for n in names]
         self.encoder = split_c.Encoder(b"".join(b"d" if d else b"p" for d in self.dictionary))
         self.texts: list[pa.Array] = [_NO_TEXT] * len(names)
 
@@ -268,6 +273,9 @@ def as_strings(batch: pa.RecordBatch | pa.Table) -> pa.Table:
     columns = []
     for column in batch.columns:
         kind = column.type
+        if pa.types.is_dictionary(kind) and pa.types.is_string(kind.value_type):
+            columns.append(_dictionary_texts(column))  # (read as codes: RowGroups.read) kept as codes
+            continue
         if pa.types.is_dictionary(kind):
             column = column.cast(kind.value_type)
             kind = kind.value_type
@@ -279,6 +287,21 @@ def as_strings(batch: pa.RecordBatch | pa.Table) -> pa.Table:
             text = column.cast(pa.string())
         columns.append(pc.fill_null(text, ""))
     return pa.table(columns, names=batch.schema.names)
+
+
+def _dictionary_texts(column: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
+    """A column of codes into texts (a Parquet column read as its dictionary), its parts joined (their dictionaries
+    unified) and null as « »: one DictionaryArray, converted once per distinct text (:func:`arrow_cells._by_codes`),
+    without the texts of every cell made."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks else pa.array([], column.type)
+    indices, texts = column.indices.cast(pa.int32()), column.dictionary
+    if column.null_count:
+        empty = pc.index(texts, "").as_py()
+        if empty < 0:
+            texts, empty = pa.concat_arrays([texts, pa.array([""], texts.type)]), len(texts)
+        indices = pc.fill_null(indices, pa.scalar(empty, pa.int32()))
+    return pa.DictionaryArray.from_arrays(indices, texts)
 
 
 def unreadable_type(kind: pa.DataType) -> bool:

@@ -223,6 +223,17 @@ def test_workers_read_parquet_row_groups_themselves(tmp_path: Path, corpus: tupl
     one = records(run(str(path), "--quiet", "--out-format", "csv", "--workers", "1").stdout)
     two = records(run(str(path), "--quiet", "--out-format", "csv", "--workers", "2").stdout)
     assert two == one and len(one) >= frame.num_rows
+    # the columns read as their dictionaries (each row group its own), empty cells null: the same records again
+    nulls = pa.csv.read_csv(
+        source,
+        convert_options=pa.csv.ConvertOptions(
+            column_types={c: pa.string() for c in CSV_COLUMNS}, strings_can_be_null=True
+        ),
+    )
+    assert nulls.column("order_date").null_count and nulls.column("scrapped_energy").null_count
+    with_nulls = tmp_path / "nulls.parquet"
+    pq.write_table(nulls, with_nulls, row_group_size=5)
+    assert records(run(str(with_nulls), "--quiet", "--out-format", "csv", "--workers", "2").stdout) == one
     data = bytearray(path.read_bytes())
     chunk = pq.ParquetFile(path).metadata.row_group(5).column(2)  # a page of row group 5: no longer decodes
     data[chunk.data_page_offset : chunk.data_page_offset + 16] = b"\xff" * 16
