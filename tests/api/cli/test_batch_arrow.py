@@ -234,6 +234,11 @@ def test_workers_read_parquet_row_groups_themselves(tmp_path: Path, corpus: tupl
     with_nulls = tmp_path / "nulls.parquet"
     pq.write_table(nulls, with_nulls, row_group_size=5)
     assert records(run(str(with_nulls), "--quiet", "--out-format", "csv", "--workers", "2").stdout) == one
+    # Parquet out: the workers' tables come back through Arrow files (arrow_run.ArrowFile), the same as one process's
+    outs = [tmp_path / f"out-{n}.parquet" for n in (1, 2)]
+    for n, out in zip((1, 2), outs, strict=True):
+        assert run(str(with_nulls), "--quiet", "--out", str(out), "--workers", str(n)).exit_code in (0, 1)
+    assert pq.read_table(outs[1]).equals(pq.read_table(outs[0])) and pq.read_table(outs[0]).num_rows == len(one)
     data = bytearray(path.read_bytes())
     chunk = pq.ParquetFile(path).metadata.row_group(5).column(2)  # a page of row group 5: no longer decodes
     data[chunk.data_page_offset : chunk.data_page_offset + 16] = b"\xff" * 16

@@ -259,7 +259,7 @@ def test_an_output_file_written_over_holds_this_run_only(tmp_path: Path, suffix:
     run(str(few), "--quiet", "--workers", workers, "--out", str(over))
     run(str(few), "--quiet", "--workers", workers, "--out", str(fresh))
     assert over.read_bytes() == fresh.read_bytes()
-    assert 0 < over.stat().st_size < before / 2
+    assert 0 < over.stat().st_size < before  # (Parquet: its metadata is most of a two-row file)
 
 
 def test_an_output_file_emptied_when_the_run_writes_nothing(tmp_path: Path) -> None:
