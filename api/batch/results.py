@@ -489,10 +489,10 @@ class Records:
         columns: dict[str, pa.Array] = {}
         columns["line"] = pa.array(self.line, pa.int64())
         columns["id"] = self._ids(TYPED)
-        columns["scheme"] = _dictionary(np.where(self.k >= 0, self.k, -1), [s.value for s in ALL_SCHEMES])
-        columns["status"] = _dictionary(self.status.astype(np.int64), list(STATUSES))
+        columns["scheme"] = _encoded(np.where(self.k >= 0, self.k, -1), pa.array([s.value for s in ALL_SCHEMES]))
+        columns["status"] = _encoded(self.status.astype(np.int64), pa.array(list(STATUSES)))
         columns["amount"] = _euros(self.amount, self.known)
-        columns.update(self._details(None, TYPED))
+        columns.update(self._details(None, TYPED, encoded=True))
         return columns
 
     def _ids(self, form: Form) -> pa.Array:
@@ -502,9 +502,11 @@ class Records:
         ids = self.ids if isinstance(self.ids, pa.Array) else pa.array(self.ids, pa.string())
         return form.texts(ids).take(pa.array(self.row))
 
-    def _details(self, at: npt.NDArray[np.intp] | None, form: Form) -> dict[str, pa.Array]:
-        """The columns from ``eligible`` on, of the records ``at`` (None: every record), typed or as texts."""
-        columns = {name: _decode(codes, values) for name, (codes, values) in self._fields(at, form).items()}
+    def _details(self, at: npt.NDArray[np.intp] | None, form: Form, *, encoded: bool = False) -> dict[str, pa.Array]:
+        """The columns from ``eligible`` on, of the records ``at`` (None: every record), typed or as texts; ``encoded``:
+        as dictionary arrays (codes into their values, not decoded: the Parquet writer takes them as they are)."""
+        made = _encoded if encoded else _decode
+        columns = {name: made(codes, values) for name, (codes, values) in self._fields(at, form).items()}
         if form is TYPED:
             eligible = self.eligible if at is None else self.eligible[at]
             columns["eligible"] = pa.array(eligible == 1, mask=eligible < 0)
@@ -748,6 +750,26 @@ def _combinations(parts: list[npt.NDArray[Any]]) -> tuple[npt.NDArray[np.int32],
     first = np.empty(int(combination.max()) + 1, dtype=np.intp)
     first[combination] = np.arange(len(combination))  # any record of each: they write the same fields
     return combination, first
+
+
+def _encoded(codes: npt.NDArray[Any], values: pa.Array) -> pa.Array:
+    """The values at ``codes`` (-1: null) as a dictionary array of type dictionary<int32, the values' type> (the
+    pieces of a Parquet output share one schema), its dictionary the distinct values used, in order: the same
+    values give the same bytes whatever the process met before (its memos' order, their values not used here)."""
+    codes = codes.astype(np.int64, copy=False)
+    given = codes >= 0
+    used = np.zeros(len(values), dtype=np.bool_)
+    used[codes[given]] = True
+    if values.null_count:  # a code at a null value: null (the Parquet writer refuses null in a dictionary)
+        used &= np.asarray(values.is_valid())
+    kept = np.flatnonzero(used)
+    kept_values = values.take(pa.array(kept))
+    distinct = kept_values.unique()
+    distinct = distinct.take(pc.sort_indices(distinct))
+    renumbered = np.full(len(values) + 1, -1, dtype=np.int64)  # (the last: codes -1 and codes at null values)
+    renumbered[kept] = np.asarray(pc.index_in(kept_values, value_set=distinct))
+    indices = renumbered[np.where(given, codes, len(values))]
+    return pa.DictionaryArray.from_arrays(pa.array(indices.astype(np.int32), mask=indices < 0), distinct)
 
 
 def _decode(codes: npt.NDArray[Any], values: pa.Array) -> pa.Array:

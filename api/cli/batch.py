@@ -277,6 +277,7 @@ def _parquet_writer(sink: BinaryIO, schema: Any) -> Any:
         pa.PythonFile(sink, mode="w"),
         schema,
         compression="zstd",
+        store_schema=False,  # (the columns given as dictionary arrays are strings in the file: read back as strings)
         use_dictionary=[n for n in names if n not in ("line", "id", "amount")],
         write_statistics=[n for n in names if n in PARQUET_STATISTICS],
     )
