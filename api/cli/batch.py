@@ -215,6 +215,7 @@ def _parquet(source: BinaryIO) -> tuple[list[str], Any]:
     import pyarrow.parquet as pq
 
     from api.batch.arrow_read import unreadable_type
+    from api.batch.arrow_run import dictionary_columns
 
     try:
         data: Any = source if source.seekable() else pa.BufferReader(source.read())
@@ -225,6 +226,8 @@ def _parquet(source: BinaryIO) -> tuple[list[str], Any]:
     wrong = [f"{f.name}: {f.type} is not a cell's value" for f in schema if unreadable_type(f.type)]
     if wrong:
         fail(422, "Invalid Parquet input", [{"field": "header", "message": "; ".join(wrong)}], 2)
+    with contextlib.suppress(pa.ArrowException, OSError, ValueError):  # read again, the columns by codes as codes
+        reader = pq.ParquetFile(data, read_dictionary=dictionary_columns(schema.names))
     return list(schema.names), reader
 
 

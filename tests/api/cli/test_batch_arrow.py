@@ -234,6 +234,9 @@ def test_workers_read_parquet_row_groups_themselves(tmp_path: Path, corpus: tupl
     with_nulls = tmp_path / "nulls.parquet"
     pq.write_table(nulls, with_nulls, row_group_size=5)
     assert records(run(str(with_nulls), "--quiet", "--out-format", "csv", "--workers", "2").stdout) == one
+    # read by this process (standard input): its batches handed to the workers as Arrow files (arrow_run._handed)
+    piped = run("-", "--format", "parquet", "--quiet", "--out-format", "csv", "--workers", "2", stdin=path.read_bytes())
+    assert records(piped.stdout) == one
     # Parquet out: the workers' tables come back through Arrow files (arrow_run.ArrowFile), the same as one process's
     outs = [tmp_path / f"out-{n}.parquet" for n in (1, 2)]
     for n, out in zip((1, 2), outs, strict=True):
