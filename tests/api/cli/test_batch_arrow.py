@@ -210,7 +210,9 @@ def test_a_file_that_is_not_parquet_is_refused_without_a_traceback(tmp_path: Pat
     assert "not a Parquet file" in json.loads(result.stderr)["errors"][0]["message"]
 
 
-def test_workers_read_parquet_row_groups_themselves(tmp_path: Path, corpus: tuple[Path, list[Any]]) -> None:
+def test_workers_read_parquet_row_groups_themselves(
+    tmp_path: Path, corpus: tuple[Path, list[Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With workers, each reads its row groups from the file (api.batch.arrow_run.RowGroups): the same records as
     one process reading batches; a damaged row group stops the run with the reading's message, not a traceback."""
     source, _ = corpus
@@ -233,10 +235,15 @@ def test_workers_read_parquet_row_groups_themselves(tmp_path: Path, corpus: tupl
     assert nulls.column("order_date").null_count and nulls.column("scrapped_energy").null_count
     with_nulls = tmp_path / "nulls.parquet"
     pq.write_table(nulls, with_nulls, row_group_size=5)
+    nulls_bytes = with_nulls.read_bytes()
     assert records(run(str(with_nulls), "--quiet", "--out-format", "csv", "--workers", "2").stdout) == one
     # read by this process (standard input): its batches handed to the workers as Arrow files (arrow_run._handed)
     piped = run("-", "--format", "parquet", "--quiet", "--out-format", "csv", "--workers", "2", stdin=path.read_bytes())
     assert records(piped.stdout) == one
+    monkeypatch.setattr("api.cli.batch.PARQUET_BATCH_ROWS", 5)  # row groups of a batch or more: read as dictionaries
+    piped = run("-", "--format", "parquet", "--quiet", "--out-format", "csv", "--workers", "2", stdin=nulls_bytes)
+    assert records(piped.stdout) == one
+    monkeypatch.undo()
     # Parquet out: the workers' tables come back through Arrow files (arrow_run.ArrowFile), the same as one process's
     outs = [tmp_path / f"out-{n}.parquet" for n in (1, 2)]
     for n, out in zip((1, 2), outs, strict=True):
