@@ -285,8 +285,24 @@ def as_strings(batch: pa.RecordBatch | pa.Table) -> pa.Table:
             text = pc.strftime(column, format="%Y-%m-%d")
         else:
             text = column.cast(pa.string())
-        columns.append(pc.fill_null(text, ""))
+        columns.append(_empty_for_null(text))
     return pa.table(columns, names=batch.schema.names)
+
+
+def _empty_for_null(text: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """The texts, null as « »: where a null cell holds no byte (as Arrow's readers leave them) its validity is only
+    dropped (no copy of the texts: measured 0.1 CPU-s a million rows of Parquet); else ``fill_null``."""
+    if isinstance(text, pa.ChunkedArray):
+        return pa.chunked_array([_empty_for_null(chunk) for chunk in text.chunks], pa.string())
+    if not text.null_count:
+        return text
+    if text.type != pa.string():
+        return pc.fill_null(text, "")
+    offsets, _ = text_buffers(text)
+    if (np.diff(offsets)[~np.asarray(text.is_valid())] != 0).any():
+        return pc.fill_null(text, "")
+    buffers = text.buffers()
+    return pa.Array.from_buffers(pa.string(), len(text), [None, buffers[1], buffers[2]], offset=text.offset)
 
 
 def _dictionary_texts(column: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
