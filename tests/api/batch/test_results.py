@@ -120,3 +120,22 @@ def test_the_texts_are_each_as_the_form_quotes_it(texts: list[str | None]) -> No
         for form in (CSV, JSON):
             expected = [None if t is None else form.quote(t) for t in texts]
             assert form.texts(array).to_pylist() == expected
+
+
+def test_a_parquet_column_of_codes_is_written_as_the_distinct_values_used_in_order() -> None:
+    """``_encoded``: the values at the codes (-1 and a code at a null value: null) as a dictionary array whose
+    dictionary is the distinct values used, sorted — whatever else the values hold and in whatever order (a process's
+    memos grow with what it met), so that the same records give the same Parquet bytes."""
+    from api.batch.results import _encoded
+
+    values = pa.array(["zeta", None, "alpha", "unused", "alpha", "mid"])
+    codes = np.array([0, -1, 2, 1, 4, 5, 0, 2])
+    encoded = _encoded(codes, values)
+    assert encoded.type == pa.dictionary(pa.int32(), pa.string())
+    assert encoded.dictionary.to_pylist() == ["alpha", "mid", "zeta"]  # « unused » and null left out, duplicates one
+    assert encoded.to_pylist() == ["zeta", None, "alpha", None, "alpha", "mid", "zeta", "alpha"]
+    shuffled = pa.array(["mid", "alpha", "zeta", None])  # the same texts met in another order
+    again = _encoded(np.array([2, -1, 1, 3, 1, 0, 2, 1]), shuffled)
+    assert again.equals(encoded)
+    empty = _encoded(np.array([-1, -1]), pa.array([], pa.string()))
+    assert empty.type == encoded.type and empty.to_pylist() == [None, None]
