@@ -95,3 +95,21 @@ def test_lines_are_read_in_parts_and_a_line_longer_than_a_part_whole(monkeypatch
     with pytest.raises(pa.ArrowInvalid):
         read_strings(("\n".join([*short, "a,b"]) + "\n").encode(), ["x", "y", "z"])
     assert read_plain(("\n".join([*short[:20], "a,b,c,d", *short[20:]]) + "\n").encode(), 1, ["x", "y", "z"]) is None
+
+
+def test_a_parquet_null_cell_reads_as_an_empty_one() -> None:
+    """``as_strings``: null is « » — by dropping the validity where the null cells hold no byte (Arrow's readers leave
+    them so: no copy), by ``fill_null`` where one holds bytes; a column of codes (a Parquet dictionary) the same."""
+    from api.batch.arrow_read import as_strings
+
+    offsets = pa.py_buffer(b"\0\0\0\0\1\0\0\0\3\0\0\0\4\0\0\0")
+    holding = pa.Array.from_buffers(  # a null cell over the bytes « xx » (allowed by Arrow, not left by its readers)
+        pa.string(), 3, [pa.py_buffer(bytes([0b101])), offsets, pa.py_buffer(b"axxb")]
+    )
+    assert as_strings(pa.table({"odd": holding})).column("odd").to_pylist() == ["a", "", "b"]
+    plain = pa.array(["12.50", None, "", "7"])
+    codes = pa.array(["lease", None, "purchase", None]).dictionary_encode()
+    table = as_strings(pa.table({"cost": plain, "acquisition": codes}))
+    assert table.column("cost").to_pylist() == ["12.50", "", "", "7"] and table.column("cost").null_count == 0
+    assert table.column("acquisition").to_pylist() == ["lease", "", "purchase", ""]
+    assert table.column("acquisition").null_count == 0
