@@ -105,8 +105,9 @@ class RowGroups:
         if found is None:
             import pyarrow.parquet as pq
 
-            names = pq.ParquetFile(self.path).schema_arrow.names
-            found = pq.ParquetFile(self.path, read_dictionary=dictionary_columns(names))
+            plain = pq.ParquetFile(self.path)  # (its metadata, parsed once, given to the file read by codes)
+            codes = dictionary_columns(plain.schema_arrow.names)
+            found = pq.ParquetFile(self.path, metadata=plain.metadata, read_dictionary=codes)
             _PARQUET_FILES.clear()
             _PARQUET_FILES[key] = found
         return found.read_row_groups(list(self.groups), use_threads=False)
@@ -560,6 +561,13 @@ class ArrowFile:
 
     path: str
 
+    @classmethod
+    def write(cls, path: str, data: pa.Table | pa.RecordBatch) -> ArrowFile:
+        """``data`` left at ``path`` as an Arrow file."""
+        with pa.OSFile(path, "wb") as target, pa.ipc.new_file(target, data.schema) as writer:
+            writer.write(data)
+        return cls(path)
+
     def read(self) -> pa.Table:
         return pa.ipc.open_file(pa.memory_map(self.path)).read_all()  # (the table's buffers keep the mapping)
 
@@ -653,10 +661,7 @@ def _handed(item: tuple[str, int, Any], spill: str) -> tuple[str, int, Any]:
     kind, first, data = item
     if not isinstance(data, pa.RecordBatch | pa.Table):
         return item
-    path = os.path.join(spill, f"in-{first}.arrow")
-    with pa.OSFile(path, "wb") as target, pa.ipc.new_file(target, data.schema) as writer:
-        writer.write(data)
-    return kind, first, ArrowFile(path)
+    return kind, first, ArrowFile.write(os.path.join(spill, f"in-{first}.arrow"), data)
 
 
 def _spilled(item: tuple[str, int, Any], seq: int = 0) -> Piece:
@@ -668,10 +673,7 @@ def _spilled(item: tuple[str, int, Any], seq: int = 0) -> Piece:
         item[2].remove()
     spill = _STATE["settings"].spill
     if isinstance(piece.data, pa.Table) and spill is not None:  # Parquet: the table as an Arrow file, mapped back
-        path = os.path.join(spill, f"{os.getpid()}-{item[1]}.arrow")
-        with pa.OSFile(path, "wb") as target, pa.ipc.new_file(target, piece.data.schema) as writer:
-            writer.write_table(piece.data)
-        piece.data = ArrowFile(path)
+        piece.data = ArrowFile.write(os.path.join(spill, f"{os.getpid()}-{item[1]}.arrow"), piece.data)
         return piece
     if not isinstance(piece.data, bytes | pa.Buffer):
         return piece

@@ -16,7 +16,7 @@ the recording). The replay is exact because it is the trace's own evaluation min
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -349,10 +349,7 @@ def _slots(recording: Recording, tables: Tables, r: int, trace: Trace) -> npt.ND
             return 1 if column.null is None else ~column.null
         if kind == "member":
             column = _column(trace, what)
-            codes = recording.members.get(r, {})
-            lookup = np.array(
-                [codes.get(None, missing), *(codes.get(m, missing) for m in column.members)], dtype=np.int32
-            )
+            lookup = _member_lookup(recording.members.get(r, {}), column.members, missing, np.int32)
             found: npt.NDArray[np.int32] = lookup[column.values.astype(np.intp) + 1]
             return found
         if kind == "plain":
@@ -627,6 +624,12 @@ def combine(recordings: list[Recording], registry: Registry | None = None) -> Co
     )
 
 
+def _member_lookup(labels: Mapping[Any, int], members: Sequence[Any], missing: int, dtype: Any) -> npt.NDArray[Any]:
+    """The code of each of a column's codes + 1 (0: not given, then its members in order): the label of the member,
+    ``missing`` for a member no path took."""
+    return np.array([labels.get(None, missing), *(labels.get(m, missing) for m in members)], dtype=dtype)
+
+
 def _members(name: str) -> tuple[Any, ...]:
     """The members of an enum or boolean fact, in the order of its columns' codes."""
     return FACTS[name][1] if name in FACTS else ()
@@ -668,9 +671,7 @@ def _code_line(combined: Combined, r: int, trace: Trace, line: npt.NDArray[Any])
                 return
             labels = combined.labels[r]
             assert labels is not None
-            lookup = np.array(
-                [labels.get(None, missing), *(labels.get(m, missing) for m in column.members)], dtype=line.dtype
-            )
+            lookup = _member_lookup(labels, column.members, missing, line.dtype)
             np.take(lookup, column.values.astype(np.intp) + 1, out=line)
             return
         if kind == "plain":
