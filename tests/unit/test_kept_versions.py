@@ -146,9 +146,7 @@ def test_the_2020_1526_clause_changed_its_wording_while_it_ran(catalogue: Catalo
     assert initial.order_limit == amended.order_limit == date(2021, 6, 30)
     assert "30 septembre 2021" in initial.wording and "31 décembre 2021" in amended.wording
     assert initial.source is not None and initial.source.confidence == "likely"
-    assert (
-        amended.wording
-        in (
-            Path(__file__).resolve().parents[3] / "shared/legal/texts/decret-2020-1526-art4-transitoire.txt"
-        ).read_text()
-    )
+    verbatim = Path(__file__).resolve().parents[3] / "shared/legal/texts/decret-2020-1526-art4-transitoire.txt"
+    if not verbatim.is_file():
+        pytest.skip("../shared/legal/texts is not beside us: the wording not compared with the verbatim text")
+    assert amended.wording in verbatim.read_text()
