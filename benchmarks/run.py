@@ -374,8 +374,9 @@ LEAN = ["--no-reasons"]  # the timed runs: amounts-only regression runs
 
 
 def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
-    """`vigueur batch` on ``count`` generated rows: CSV → CSV and Parquet → Parquet (median of ``runs`` each, wall
-    time and peak memory of the process tree), then once each: a tenth of the rows (memory does not grow with the
+    """`vigueur batch` on ``count`` generated rows: CSV → CSV and Parquet → Parquet, the same rows in each Parquet
+    layout of :data:`PARQUET_LAYOUTS` (median of ``runs`` each, wall time and peak memory of the process tree), then
+    once each: a tenth of the rows (memory does not grow with the
     input), one worker, the row engine, the default with every result explained (--reasons), and a one-row input (the
     start-up). The timed runs are amounts-only regression runs (--no-reasons: `reason` and `missing_facts` filled only
     where they depend on the version and date alone).
@@ -384,22 +385,26 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     reported as *cold*, compiles the calculators and traces every path of the columnar engine, and keeps both; the
     timed runs after it find them (*warm*: a run over data whose paths an earlier run of the same catalogue met)."""
     catalogue = load_catalogue()
-    source, small, parquet = workdir / "batch.csv", workdir / "batch-tenth.csv", workdir / "batch.parquet"
+    source, small = workdir / "batch.csv", workdir / "batch-tenth.csv"
+    parquets = {layout: workdir / f"batch-{layout}.parquet" for layout in PARQUET_LAYOUTS}
     one_row = workdir / "batch-one.csv"
     started = time.perf_counter()
     write_csv(catalogue, source, count)
     write_csv(catalogue, small, count // 10, seed=7)
     with source.open(encoding="utf-8") as handle:
         one_row.write_text(handle.readline() + handle.readline(), encoding="utf-8")
-    _csv_to_parquet(source, parquet)
+    for layout, parquet in parquets.items():
+        _csv_to_parquet(source, parquet, layout)
     generated = time.perf_counter() - started
     load_before = os.getloadavg()
     cache = workdir / "cache"
     cold = batch_run(source, workdir / "out-cold.csv", LEAN, cache)  # an empty cache: compiles, traces, keeps
-    timings, parquet_timings = [], []
-    for _ in range(runs):  # alternating, so that both meet the same load
+    timings: list[dict[str, Any]] = []
+    parquet_timings: dict[str, list[dict[str, Any]]] = {layout: [] for layout in PARQUET_LAYOUTS}
+    for _ in range(runs):  # alternating, so that every input meets the same load
         timings.append(batch_run(source, workdir / "out.csv", LEAN, cache))
-        parquet_timings.append(batch_run(parquet, workdir / "out.parquet", LEAN, cache))
+        for layout, parquet in parquets.items():
+            parquet_timings[layout].append(batch_run(parquet, workdir / f"out-{layout}.parquet", LEAN, cache))
     tenth = batch_run(small, workdir / "out-tenth.csv", LEAN, cache)
     one = batch_run(source, workdir / "out-one.csv", [*LEAN, "--workers", "1"], cache)
     rows_engine = batch_run(source, workdir / "out-rows.csv", [*LEAN, "--engine", "rows"], cache)
@@ -413,11 +418,13 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
     with (workdir / "out-cold.csv").open("rb") as a, (workdir / "out.csv").open("rb") as b:
         cold_same = a.read() == b.read()
     seconds = statistics.median(t["seconds"] for t in timings)
-    parquet_seconds = statistics.median(t["seconds"] for t in parquet_timings)
+    import pyarrow.parquet as pq
+
+    outputs = [pq.read_table(workdir / f"out-{layout}.parquet") for layout in PARQUET_LAYOUTS]
+    parquet_same = all(table.equals(outputs[0]) for table in outputs[1:])
     return {
         "rows": count,
         "input_bytes": source.stat().st_size,
-        "parquet_bytes": parquet.stat().st_size,
         "output_lines": lines,
         "generation_seconds": generated,
         "load_average": [load_before, load_after],
@@ -429,9 +436,19 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
         "rows_per_s": count / seconds,
         "peak_rss_total": max(t["peak_rss_total"] for t in timings),
         "peak_rss_largest": max(t["peak_rss_largest"] for t in timings),
-        "parquet_seconds_median": parquet_seconds,
-        "parquet_seconds_runs": [t["seconds"] for t in parquet_timings],
-        "parquet_peak_rss_total": max(t["peak_rss_total"] for t in parquet_timings),
+        "parquet": {
+            layout: {
+                "layout": PARQUET_LAYOUTS[layout],
+                "bytes": parquets[layout].stat().st_size,
+                "row_groups": pq.ParquetFile(parquets[layout]).metadata.num_row_groups,
+                "seconds_median": statistics.median(t["seconds"] for t in found),
+                "seconds_runs": [t["seconds"] for t in found],
+                "peak_rss_total": max(t["peak_rss_total"] for t in found),
+                "summary": found[-1]["summary"],
+            }
+            for layout, found in parquet_timings.items()
+        },
+        "parquet_same_output": parquet_same,
         "tenth_rows": count // 10,
         "tenth_peak_rss_total": tenth["peak_rss_total"],
         "one_worker_seconds": one["seconds"],
@@ -440,26 +457,39 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
         "reasons_seconds": reasons["seconds"],
         "start_up_seconds": statistics.median(start_up),
         "summary": timings[-1]["summary"],
-        "parquet_summary": parquet_timings[-1]["summary"],
     }
 
 
-def _csv_to_parquet(source: Path, target: Path) -> None:
-    """The same rows as Parquet (text columns, as a CSV's cells; empty: null), written in record batches."""
+# The same rows as Parquet, in three layouts (text columns, as a CSV's cells; empty: null): how the row groups are cut
+# changes the reading's cost (each column chunk has its own dictionary, pages and decompression), and which process
+# reads them (row groups of more than 4 × 65 536 rows are read by the main process: api/cli/batch.py).
+PARQUET_LAYOUTS = {
+    "streamed": "a row group per 1 MB block of the CSV (~4 500 rows), zstd: a CSV converted batch by batch",
+    "row-groups-122880": "row groups of 122 880 rows, snappy: DuckDB's defaults",
+    "one-row-group": "pyarrow's write_table defaults, one row group of up to 1 Mi rows, snappy: pandas' to_parquet",
+}
+
+
+def _csv_to_parquet(source: Path, target: Path, layout: str = "streamed") -> None:
+    """``source``'s rows written to ``target`` in ``layout`` (:data:`PARQUET_LAYOUTS`)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
-    reader = pacsv.open_csv(
-        source,
-        convert_options=pacsv.ConvertOptions(
+    options = {
+        "convert_options": pacsv.ConvertOptions(
             column_types={c: pa.string() for c in CSV_COLUMNS}, strings_can_be_null=True
         ),
-        parse_options=pacsv.ParseOptions(invalid_row_handler=lambda row: "skip"),
-    )
-    with pq.ParquetWriter(target, reader.schema, compression="zstd") as writer:
-        for batch in reader:
-            writer.write_batch(batch)
+        "parse_options": pacsv.ParseOptions(invalid_row_handler=lambda row: "skip"),
+    }
+    if layout == "streamed":
+        reader = pacsv.open_csv(source, **options)
+        with pq.ParquetWriter(target, reader.schema, compression="zstd") as writer:
+            for batch in reader:
+                writer.write_batch(batch)
+        return
+    table = pacsv.read_csv(source, **options)
+    pq.write_table(table, target, row_group_size=122_880 if layout == "row-groups-122880" else None)
 
 
 # -- 3. HTTP --------------------------------------------------------------------------------------------
@@ -553,8 +583,7 @@ def _print_batch(r: dict[str, Any]) -> None:
     mb = 1 << 20
     load = ", ".join(f"{a[0]:.1f}" for a in r["load_average"])
     print(
-        f"vigueur batch: {r['rows']:,} rows (CSV {r['input_bytes'] / mb:.0f} MB, "
-        f"Parquet {r['parquet_bytes'] / mb:.0f} MB) → {r['output_lines']:,} result lines; "
+        f"vigueur batch: {r['rows']:,} rows (CSV {r['input_bytes'] / mb:.0f} MB) → {r['output_lines']:,} result lines; "
         f"load average (1 min) before, after: {load}"
     )
     print(
@@ -567,17 +596,22 @@ def _print_batch(r: dict[str, Any]) -> None:
         f"(largest process {r['peak_rss_largest'] / mb:.0f} MB; on {r['tenth_rows']:,} rows: "
         f"{r['tenth_peak_rss_total'] / mb:.0f} MB)"
     )
-    print(
-        f"  Parquet → Parquet, warm median {r['parquet_seconds_median']:.2f} s over "
-        f"{[round(x, 2) for x in r['parquet_seconds_runs']]}; peak RSS {r['parquet_peak_rss_total'] / mb:.0f} MB"
-    )
+    for found in r["parquet"].values():
+        print(
+            f"  Parquet → Parquet, warm median {found['seconds_median']:.2f} s over "
+            f"{[round(x, 2) for x in found['seconds_runs']]}; peak RSS {found['peak_rss_total'] / mb:.0f} MB — "
+            f"{found['layout']} ({found['row_groups']} row group{'s' if found['row_groups'] != 1 else ''}, "
+            f"{found['bytes'] / mb:.0f} MB)"
+        )
+    print(f"  the same Parquet output from every layout: {r['parquet_same_output']}")
     print(
         f"  once: one worker {r['one_worker_seconds']:.2f} s; --engine rows {r['rows_engine_seconds']:.2f} s "
         f"(same output: {r['rows_engine_same_output']}); default (--reasons) {r['reasons_seconds']:.2f} s; "
         f"start-up (one row) {r['start_up_seconds']:.2f} s"
     )
     print(f"  {r['summary']}")
-    print(f"  {r['parquet_summary']}", flush=True)
+    for found in r["parquet"].values():
+        print(f"  {found['summary']}", flush=True)
 
 
 def _print_http(r: dict[str, Any]) -> None:
