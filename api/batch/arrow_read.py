@@ -139,13 +139,9 @@ class _Reader:
         self.texts: list[pa.Array] = [_NO_TEXT] * len(names)
 
     def read(self, data: bytes, first_line: int) -> tuple[Lines, pa.Table] | None:
-        for j, name in enumerate(self.names):  # each column's texts: those read so far (arrow_cells._SEEN)
+        for j in range(len(self.names)):
             if self.dictionary[j]:
-                known = seen_texts(name)
-                if self.encoder.size(j) != len(self.texts[j]) or not known.equals(self.texts[j]):
-                    offsets, text = text_buffers(known)
-                    self.encoder.seed(j, offsets, text)
-                    self.texts[j] = known
+                self._seeded(j)
         split = self.encoder.split(data)
         if split is None:
             return None
@@ -153,14 +149,7 @@ class _Reader:
         columns = []
         for j, part in enumerate(parts):
             if self.dictionary[j]:
-                codes, offsets, text = part
-                if len(offsets) > 4:  # texts met first in this block: after the others
-                    new = pa.Array.from_buffers(
-                        pa.string(), len(offsets) // 4 - 1, [None, pa.py_buffer(offsets), pa.py_buffer(text)]
-                    )
-                    self.texts[j] = pa.concat_arrays([self.texts[j], new])
-                indices = pa.Array.from_buffers(pa.int64(), rows, [None, pa.py_buffer(codes)])
-                columns.append(pa.DictionaryArray.from_arrays(indices, self.texts[j], safe=False))
+                columns.append(self._codes(j, rows, *part))
             else:
                 offsets, text = part
                 columns.append(
@@ -169,6 +158,48 @@ class _Reader:
         numbers = np.arange(rows)
         return Lines(first_line + numbers, [], numbers, data), pa.table(columns, names=self.names)
 
+    def recode(self, j: int, column: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray | None:
+        """A column read as its dictionaries (a Parquet column read with ``read_dictionary``: each row group's own) as
+        codes into this column's texts read so far, as a CSV block's, null as « » — no dictionaries unified, no text
+        looked up twice (measured on 1 000 000 rows in row groups of 4 475: ~0.2 CPU-s less). None where the C module
+        does not take it (indices other than int32, a null in a dictionary, an index outside it): the caller joins
+        the dictionaries instead (:func:`_dictionary_texts`)."""
+        chunks = []
+        for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
+            indices, texts = chunk.indices, chunk.dictionary
+            if indices.type != pa.int32() or texts.type != pa.string() or texts.null_count:
+                return None
+            if not len(indices):
+                continue
+            validity, values = indices.buffers()
+            offsets, data = text_buffers(texts)
+            chunks.append((offsets, data, values, validity, indices.offset, len(indices)))
+        self._seeded(j)
+        try:
+            codes, offsets, text = self.encoder.recode(j, chunks)
+        except ValueError:
+            return None
+        return self._codes(j, len(column), codes, offsets, text)
+
+    def _seeded(self, j: int) -> None:
+        """The Encoder's texts of dictionary column ``j`` made those read so far (arrow_cells._SEEN)."""
+        known = seen_texts(self.names[j])
+        if self.encoder.size(j) != len(self.texts[j]) or not known.equals(self.texts[j]):
+            offsets, text = text_buffers(known)
+            self.encoder.seed(j, offsets, text)
+            self.texts[j] = known
+
+    def _codes(self, j: int, rows: int, codes: bytes, offsets: bytes, text: bytes) -> pa.DictionaryArray:
+        """A dictionary column's codes (int64) as a DictionaryArray over its texts, those met first (``offsets``,
+        ``text``) after the others."""
+        if len(offsets) > 4:
+            new = pa.Array.from_buffers(
+                pa.string(), len(offsets) // 4 - 1, [None, pa.py_buffer(offsets), pa.py_buffer(text)]
+            )
+            self.texts[j] = pa.concat_arrays([self.texts[j], new])
+        indices = pa.Array.from_buffers(pa.int64(), rows, [None, pa.py_buffer(codes)])
+        return pa.DictionaryArray.from_arrays(indices, self.texts[j], safe=False)
+
 
 _NO_TEXT = pa.array([], pa.string())
 _READERS: dict[tuple[str, ...], _Reader] = {}
@@ -176,12 +207,20 @@ _READERS: dict[tuple[str, ...], _Reader] = {}
 
 def _read_in_c(data: bytes, first_line: int, names: Sequence[str]) -> tuple[Lines, pa.Table] | None:
     """A clean block read by the C module (None: it is not, or the C module refused it; the caller reads it)."""
-    if len(names) < 1 or len(set(names)) != len(names) or not _utf8(data):
+    if not _utf8(data):
+        return None
+    reader = _reader(names)
+    return None if reader is None else reader.read(data, first_line)
+
+
+def _reader(names: Sequence[str]) -> _Reader | None:
+    """The C module's reader of a header (None: no C reading, or a header it does not take)."""
+    if not c_reading() or len(names) < 1 or len(set(names)) != len(names):
         return None
     reader = _READERS.get(tuple(names))
     if reader is None:
         reader = _READERS[tuple(names)] = _Reader(names)
-    return reader.read(data, first_line)
+    return reader
 
 
 def split_lines(data: bytes, first_line: int, width: int) -> Lines:
@@ -266,15 +305,19 @@ def _read_csv(data: bytes, names: Sequence[str], part: int) -> pa.Table:
     )
 
 
-def as_strings(batch: pa.RecordBatch | pa.Table) -> pa.Table:
+def as_strings(batch: pa.RecordBatch | pa.Table, names: Sequence[str] | None = None) -> pa.Table:
     """A Parquet batch's columns as the texts of a CSV cell: dates ``YYYY-MM-DD``, booleans ``true``/``false``,
     integers and decimals as written, null as « » — then read exactly as CSV cells (the same checks, the same
-    messages)."""
+    messages). ``names``: the columns' names as the header's (:func:`csv_rows.column_name`), for the C reading's
+    codes (a column read as its dictionaries: :meth:`_Reader.recode`)."""
+    reader = _reader(names) if names is not None else None
     columns = []
-    for column in batch.columns:
+    for j, column in enumerate(batch.columns):
         kind = column.type
         if pa.types.is_dictionary(kind) and pa.types.is_string(kind.value_type):
-            columns.append(_dictionary_texts(column))  # (read as codes: RowGroups.read) kept as codes
+            # (read as codes: RowGroups.read) kept as codes
+            codes = reader.recode(j, column) if reader is not None and reader.dictionary[j] else None
+            columns.append(codes if codes is not None else _dictionary_texts(column))
             continue
         if pa.types.is_dictionary(kind):
             column = column.cast(kind.value_type)

@@ -228,8 +228,8 @@ def _names(header: list[str]) -> list[str]:
 def _strings(batch: Any) -> pa.Table:
     from api.batch.arrow_read import as_strings
 
-    table = as_strings(batch)
-    return table.rename_columns(_names(table.column_names))
+    names = _names(batch.schema.names)
+    return as_strings(batch, names).rename_columns(names)
 
 
 def _block(

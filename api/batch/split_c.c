@@ -1,5 +1,6 @@
 /* The optional C reading of `vigueur batch` (api/batch/arrow_read.py): a clean block of CSV lines cut into its
- * columns in one pass over its bytes.
+ * columns in one pass over its bytes; and a Parquet column read as its dictionaries recoded into the same texts
+ * (recode(), below).
  *
  * It holds no rule of law and no rule of validation: it only cuts lines at their commas and gives, per column,
  *   - a "dictionary" column: the index of each cell's text in the column's list of distinct texts, kept from block
@@ -461,10 +462,140 @@ done:
     return result;
 }
 
+/* One chunk of recode(): its buffers and where its cells are in them. */
+typedef struct {
+    Py_buffer offsets, data, indices, validity; /* validity.buf NULL: every cell given */
+    Py_ssize_t offset, length, count;           /* the cells [offset, offset + length); the dictionary's texts */
+} Chunk;
+
+static void chunk_release(Chunk *k) {
+    if (k->offsets.obj) PyBuffer_Release(&k->offsets);
+    if (k->data.obj) PyBuffer_Release(&k->data);
+    if (k->indices.obj) PyBuffer_Release(&k->indices);
+    if (k->validity.obj) PyBuffer_Release(&k->validity);
+}
+
+/* A chunk's tuple (offsets, data, indices, validity or None, offset, length) read and checked: int32 offsets in order
+ * within the data, the cells within the indices (int32) and the validity bitmap. 0 and an exception otherwise. */
+static int chunk_read(PyObject *item, Chunk *k) {
+    PyObject *validity;
+    if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "y*y*y*Onn", &k->offsets, &k->data, &k->indices, &validity,
+                                                  &k->offset, &k->length)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a chunk is (offsets, data, indices, validity, offset, length)");
+        return 0;
+    }
+    if (validity != Py_None && PyObject_GetBuffer(validity, &k->validity, PyBUF_SIMPLE) < 0) return 0;
+    const int32_t *at = k->offsets.buf;
+    k->count = k->offsets.len / (Py_ssize_t)sizeof(int32_t) - 1;
+    if (k->offsets.len % (Py_ssize_t)sizeof(int32_t) || k->count < 0) {
+        PyErr_SetString(PyExc_ValueError, "offsets: count + 1 int32");
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < k->count; i++)
+        if (at[i] < 0 || at[i] > at[i + 1] || at[i + 1] > k->data.len) {
+            PyErr_SetString(PyExc_ValueError, "offsets out of the data");
+            return 0;
+        }
+    Py_ssize_t stop = k->offset + k->length;
+    if (k->offset < 0 || k->length < 0 || stop > k->indices.len / (Py_ssize_t)sizeof(int32_t) ||
+        (k->validity.obj && stop > 8 * k->validity.len)) {
+        PyErr_SetString(PyExc_ValueError, "cells out of the indices or the validity");
+        return 0;
+    }
+    return 1;
+}
+
+/* recode(column, chunks) -> (codes, new_offsets, new_data): the cells of an Arrow dictionary column (a Parquet
+ * column read as its dictionary: each row group's own), given chunk by chunk as tuples (offsets, data, indices,
+ * validity, offset, length) -- the dictionary's int32 offsets (count + 1) and data, the int32 indices, the validity
+ * bitmap (None: every cell given), where the chunk's cells are in them -- as an int64 code per cell into the
+ * column's texts (the empty text for a null cell), and the texts met first: what split() gives for a dictionary
+ * column. An index outside its dictionary raises ValueError, and the texts met first are forgotten. */
+static PyObject *Encoder_recode(Encoder *self, PyObject *args) {
+    Py_ssize_t j;
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "nO!", &j, &PyList_Type, &list)) return NULL;
+    if (!dictionary_column(self, j)) return NULL;
+    Column *c = &self->columns[j];
+    if (!c->nslots && rehash(c, 128) < 0) return PyErr_NoMemory();
+    const Py_ssize_t before = c->count, nchunks = PyList_GET_SIZE(list);
+    PyObject *result = NULL, *codes_bytes = NULL;
+    Py_ssize_t *map = NULL, map_cap = 0, empty = -1, total = 0, row = 0;
+    Chunk *chunks = PyMem_Calloc((size_t)(nchunks ? nchunks : 1), sizeof(Chunk));
+    if (!chunks) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < nchunks; k++) {
+        if (!chunk_read(PyList_GET_ITEM(list, k), &chunks[k])) goto done;
+        total += chunks[k].length;
+    }
+    codes_bytes = PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(int64_t));
+    if (!codes_bytes) goto done;
+    int64_t *codes = (int64_t *)PyBytes_AS_STRING(codes_bytes);
+    for (Py_ssize_t k = 0; k < nchunks; k++) {
+        Chunk *ch = &chunks[k];
+        if (ch->count > map_cap) {
+            PyMem_Free(map);
+            map_cap = ch->count;
+            if (!(map = PyMem_Malloc((size_t)map_cap * sizeof(Py_ssize_t)))) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        const int32_t *at = ch->offsets.buf;
+        const unsigned char *data = ch->data.buf;
+        for (Py_ssize_t i = 0; i < ch->count; i++) /* each text of the chunk's dictionary: its code */
+            if ((map[i] = lookup(c, data + at[i], at[i + 1] - at[i], ch->data.len - at[i])) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        const int32_t *indices = (const int32_t *)ch->indices.buf + ch->offset;
+        const unsigned char *valid = ch->validity.buf;
+        for (Py_ssize_t r = 0; r < ch->length; r++) {
+            Py_ssize_t bit = ch->offset + r;
+            if (valid && !((valid[bit >> 3] >> (bit & 7)) & 1)) { /* null: the empty text */
+                if (empty < 0 && (empty = lookup(c, (const unsigned char *)"", 0, 0)) < 0) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                codes[row++] = empty;
+                continue;
+            }
+            int32_t x = indices[r];
+            if (x < 0 || x >= ch->count) {
+                PyErr_SetString(PyExc_ValueError, "an index outside its dictionary");
+                goto done;
+            }
+            codes[row++] = map[x];
+        }
+    }
+    Py_ssize_t added = c->count - before, base = text_start(c, before);
+    PyObject *offsets = PyBytes_FromStringAndSize(NULL, (added + 1) * (Py_ssize_t)sizeof(int32_t));
+    PyObject *data = PyBytes_FromStringAndSize(c->bytes ? c->bytes + base : "", c->nbytes - base);
+    if (offsets && data) {
+        int32_t *out = (int32_t *)PyBytes_AS_STRING(offsets);
+        out[0] = 0;
+        for (Py_ssize_t i = 0; i < added; i++) out[i + 1] = (int32_t)(c->ends[before + i] - base);
+        result = PyTuple_Pack(3, codes_bytes, offsets, data);
+    }
+    Py_XDECREF(offsets);
+    Py_XDECREF(data);
+done:
+    if (!result && truncate_column(c, before) < 0) column_free(c); /* the texts met first forgotten */
+    for (Py_ssize_t k = 0; chunks && k < nchunks; k++) chunk_release(&chunks[k]);
+    PyMem_Free(chunks);
+    PyMem_Free(map);
+    Py_XDECREF(codes_bytes);
+    return result;
+}
+
 static PyMethodDef Encoder_methods[] = {
     {"seed", (PyCFunction)Encoder_seed, METH_VARARGS, "seed(column, offsets, data): the column's texts, in order"},
     {"size", (PyCFunction)Encoder_size, METH_O, "size(column): the number of texts of a dictionary column"},
     {"split", (PyCFunction)Encoder_split, METH_O, "split(block) -> (rows, columns) or None: see api/batch/split_c.c"},
+    {"recode", (PyCFunction)Encoder_recode, METH_VARARGS,
+     "recode(column, chunks) -> (codes, new_offsets, new_data): an Arrow dictionary column's cells as codes"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -246,3 +246,54 @@ def test_the_columns_read_by_codes_are_those_converted_by_their_distinct_texts()
     strings = {n for n in names if read[1].column(n).type == pa.string()}
     assert strings == {"id", "expected", *MONEY_FIELDS, *QUANTITY_FIELDS}
     assert all(pa.types.is_dictionary(read[1].column(n).type) for n in set(names) - strings)
+
+
+# -- a Parquet column read as its dictionaries (Encoder.recode, through arrow_read.as_strings) -------------------------
+
+
+def _row_groups() -> pa.ChunkedArray:
+    """A column as a Parquet reader gives it with ``read_dictionary``: a dictionary per row group, nulls, a slice."""
+    first = pa.DictionaryArray.from_arrays(pa.array([0, 1, None, 0], pa.int32()), pa.array(["lease", "purchase"]))
+    second = pa.DictionaryArray.from_arrays(pa.array([1, None, 2, 0, 1], pa.int32()), pa.array(["x", "lease", ""]))
+    third = pa.DictionaryArray.from_arrays(
+        pa.array([2, 2, 1, 0, 1], pa.int32()), pa.array(["purchase", "2021-01-26", "lease"])
+    ).slice(1, 3)  # its cells 2, 1, 0: « lease », « 2021-01-26 », « purchase »
+    return pa.chunked_array([first, second, third])
+
+
+CELLS = ["lease", "purchase", "", "lease", "lease", "", "", "x", "lease", "lease", "2021-01-26", "purchase"]
+
+
+def test_a_column_of_dictionaries_is_recoded_into_the_texts_seen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each cell's code points at its own text (null: « »), a text given by several row groups has one code, and the
+    texts follow those read before (here « purchase », as converted in an earlier block: arrow_cells._SEEN)."""
+    from api.batch.arrow_cells import _distinct
+    from api.batch.arrow_read import as_strings
+
+    api.batch.arrow_cells._SEEN["acquisition"] = _distinct("acquisition", "enum", pa.array(["purchase"]))
+    table = as_strings(pa.table({"acquisition": _row_groups()}), ["acquisition"])
+    codes, texts = _codes(table, "acquisition")
+    assert [texts[c] for c in codes] == CELLS
+    assert texts[0] == "purchase" and sorted(texts) == sorted(set(CELLS))  # no text twice
+    with monkeypatch.context() as m:  # the same cells as the dictionaries joined (no C reading)
+        m.setenv("VIGUEUR_NO_C", "1")
+        assert as_strings(pa.table({"acquisition": _row_groups()}), ["acquisition"]).column(0).to_pylist() == CELLS
+
+
+def test_a_column_the_encoder_cannot_recode_is_joined_instead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index outside its dictionary is refused (ValueError) and the texts met first forgotten; indices other than
+    int32 are left to the join of the dictionaries: the cells read the same."""
+    from api.batch.arrow_read import _reader, as_strings
+
+    reader = _reader(["acquisition"])
+    assert reader is not None
+    wrong = pa.DictionaryArray.from_arrays(pa.array([0, 3], pa.int32()), pa.array(["lease", "new"]), safe=False)
+    assert reader.recode(0, pa.chunked_array([_row_groups().chunk(0), wrong])) is None
+    assert reader.encoder.size(0) == 0  # « lease », « purchase », « » forgotten with the column
+    small = pa.DictionaryArray.from_arrays(pa.array([1, 0, None], pa.int8()), pa.array(["lease", "purchase"]))
+    assert reader.recode(0, pa.chunked_array([small])) is None
+    assert as_strings(pa.table({"acquisition": small}), ["acquisition"]).column(0).to_pylist() == [
+        "purchase",
+        "lease",
+        "",
+    ]
