@@ -173,7 +173,8 @@ class _Reader:
                 continue
             validity, values = indices.buffers()
             offsets, data = text_buffers(texts)
-            chunks.append((offsets, data, values, validity, indices.offset, len(indices)))
+            given = validity if indices.null_count else None  # (every cell given: no bit read)
+            chunks.append((offsets, data, values, given, indices.offset, len(indices)))
         self._seeded(j)
         try:
             codes, offsets, text = self.encoder.recode(j, chunks)
