@@ -11,6 +11,7 @@ refused.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,20 @@ from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS
 from legislation.row import SCHEME_TUPLES
 
 Bool = npt.NDArray[np.bool_]
+
+# The optional C module (api/batch/split_c.c, built by ``pip install`` when a C compiler is there): the C reading of
+# CSV blocks (api.batch.arrow_read) and of amounts (:func:`scaled`). Without it, or with VIGUEUR_NO_C set (to 1, or
+# any non-empty text), numpy and Arrow read them.
+try:
+    from api.batch import split_c  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - no C compiler at install
+    split_c = None
+
+
+def c_reading() -> bool:
+    """Whether the C module reads: it is built, and VIGUEUR_NO_C is not set."""
+    return split_c is not None and not os.environ.get("VIGUEUR_NO_C")
+
 
 # The texts the converter of csv_rows accepts for euros (2 places, 12 digits) and quantities (3 places, 9 digits):
 # ASCII digits, a dot followed by 1 to ``places`` digits.
@@ -61,11 +76,17 @@ def _bytes(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]
 def scaled(text: pa.Array, places: int) -> tuple[np.ma.MaskedArray, Bool, Bool]:
     """Cents (thousandths) of each cell, whether it is given, and whether it fails the converter's rule.
 
-    The given cells are checked from their bytes (:func:`_digits_and_dot`; when some byte is neither a digit nor a
-    dot, by the regular expression). When all follow the rule, each value is read as the integer of its digits, the
-    dot taken out (Arrow's cast of digits to an integer), times ten to the places its fraction lacks (measured: a
-    third of the cost of the cast to a decimal, which reads the others)."""
+    With the C module (:func:`c_reading`), its ``scaled`` reads every cell in one pass, the rule's numbers given from
+    :data:`_WHOLE`. Without it, the given cells are checked from their bytes (:func:`_digits_and_dot`; when some byte
+    is neither a digit nor a dot, by the regular expression). When all follow the rule, each value is read as the
+    integer of its digits, the dot taken out (Arrow's cast of digits to an integer), times ten to the places its
+    fraction lacks (measured: a third of the cost of the cast to a decimal, which reads the others)."""
     offsets, data = _bytes(text)
+    if c_reading():  # one pass in C over the bytes (measured: 0.22 -> 0.05 CPU-s a million rows of 10 amounts)
+        n = len(offsets) - 1
+        values, known, wrong = np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.bool_)
+        split_c.scaled(np.ascontiguousarray(offsets), data, places, _WHOLE[places], values, known, wrong)
+        return np.ma.MaskedArray(values, mask=~known), known, wrong
     given = offsets[1:] != offsets[:-1]
     every = bool(given.all())
     # the given cells: an empty one holds no byte, so theirs are the offsets of the given ones

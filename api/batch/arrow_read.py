@@ -14,7 +14,6 @@ clean block is cut into its columns by it instead of Arrow: see :func:`c_reading
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -27,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from api.batch.arrow_cells import all_empty, by_distinct, scaled, seen_texts, text_buffers
+from api.batch.arrow_cells import all_empty, by_distinct, c_reading, scaled, seen_texts, split_c, text_buffers
 from api.batch.csv_rows import CsvPlan
 from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS, SCRAPPED
 from legislation.row import MONEY_FIELDS, QUANTITY_FIELDS, SCHEME_TUPLES
@@ -110,16 +109,8 @@ def _utf8(data: bytes) -> bool:
 # The optional C reading (api/batch/split_c.c, built by ``pip install`` when a C compiler is there): a clean block cut
 # into its columns in one pass, the columns that are read by their distinct texts (:func:`arrow_cells.by_distinct`)
 # as codes into those texts, the others (amounts, quantities, the id, the expected amount) as Arrow strings. Without
-# the module, or with VIGUEUR_NO_C set (to 1, or any non-empty text), the block is parsed by Arrow.
-try:
-    from api.batch import split_c  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - no C compiler at install
-    split_c = None
-
-
-def c_reading() -> bool:
-    """Whether blocks are read by the C module: it is built, and VIGUEUR_NO_C is not set."""
-    return split_c is not None and not os.environ.get("VIGUEUR_NO_C")
+# the module, or with VIGUEUR_NO_C set (to 1, or any non-empty text), the block is parsed by Arrow
+# (:func:`arrow_cells.c_reading`).
 
 
 def by_codes(name: str) -> bool:

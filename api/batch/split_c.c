@@ -1,8 +1,10 @@
 /* The optional C reading of `vigueur batch` (api/batch/arrow_read.py): a clean block of CSV lines cut into its
- * columns in one pass over its bytes; and a Parquet column read as its dictionaries recoded into the same texts
- * (recode(), below).
+ * columns in one pass over its bytes; a Parquet column read as its dictionaries recoded into the same texts
+ * (recode(), below); and a column of amounts read as integers of cents or thousandths (scaled(), below).
  *
- * It holds no rule of law and no rule of validation: it only cuts lines at their commas and gives, per column,
+ * It holds no rule of law. Its one rule of validation is the shape of an amount (scaled(): digits, a dot, digits),
+ * whose numbers it is given by api/batch/arrow_cells.py and which the tests pin to the converter of csv_rows.py.
+ * Otherwise it only cuts lines at their commas and gives, per column,
  *   - a "dictionary" column: the index of each cell's text in the column's list of distinct texts, kept from block
  *     to block in an Encoder (a hash table per column), and the texts this block met first (Python converts them);
  *   - a "plain" column: its cells' bytes one after the other and their offsets (the buffers of an Arrow string
@@ -590,6 +592,72 @@ done:
     return result;
 }
 
+/* scaled(offsets, data, places, whole, values, known, wrong): the cells of an Arrow string array (its int32 offsets,
+ * n + 1 of them, and its data) read as amounts of `places` decimal places, into three arrays of n the caller gives
+ * (int64 values, one-byte known and wrong): a cell of 1 to `whole` ASCII digits, then optionally a dot and 1 to
+ * `places` digits, is known, its value its digits as one integer (the dot taken out) times ten to the places its
+ * fraction lacks; any other cell holding a byte is wrong (value 0); an empty cell is neither (value 0). This is the
+ * shape arrow_cells._SCALED writes as a regular expression, with its numbers (`places`, `whole`) given from there;
+ * tests/api/batch/test_arrow_cells.py pins both to the converter of api/batch/csv_rows.py. */
+static PyObject *scaled(PyObject *module, PyObject *args) {
+    Py_buffer offsets, data, values, known, wrong;
+    int places, whole;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "y*y*iiw*w*w*", &offsets, &data, &places, &whole, &values, &known, &wrong)) return NULL;
+    PyObject *result = NULL;
+    const int32_t *at = offsets.buf;
+    Py_ssize_t n = offsets.len / (Py_ssize_t)sizeof(int32_t) - 1;
+    if (offsets.len % (Py_ssize_t)sizeof(int32_t) || n < 0 || places < 0 || whole < 1 || whole + places > 18 ||
+        values.len != n * (Py_ssize_t)sizeof(int64_t) || known.len != n || wrong.len != n) {
+        PyErr_SetString(PyExc_ValueError, "scaled(): offsets of n + 1 int32, 0 <= places, 1 <= whole, places + whole "
+                                          "<= 18, and n values (int64), n known and n wrong (one byte each)");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (at[i] < 0 || at[i] > at[i + 1] || at[i + 1] > data.len) {
+            PyErr_SetString(PyExc_ValueError, "offsets out of the data");
+            goto done;
+        }
+    const unsigned char *bytes = data.buf;
+    int64_t *value = values.buf;
+    char *is_known = known.buf, *is_wrong = wrong.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const unsigned char *p = bytes + at[i], *end = bytes + at[i + 1];
+        uint64_t v = 0;
+        int digits = 0, fraction = -1; /* -1: no dot yet */
+        int ok = p < end;
+        for (; ok && p < end; p++) {
+            if (*p >= '0' && *p <= '9') {
+                if (fraction < 0 ? ++digits > whole : ++fraction > places) ok = 0;
+                else v = v * 10 + (uint64_t)(*p - '0');
+            } else if (*p == '.' && fraction < 0) {
+                fraction = 0;
+            } else {
+                ok = 0;
+            }
+        }
+        ok = ok && digits >= 1 && fraction != 0; /* a dot is followed by a digit at least */
+        for (int k = fraction < 0 ? 0 : fraction; ok && k < places; k++) v *= 10;
+        value[i] = ok ? (int64_t)v : 0;
+        is_known[i] = (char)ok;
+        is_wrong[i] = (char)(!ok && at[i + 1] > at[i]);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&known);
+    PyBuffer_Release(&wrong);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"scaled", scaled, METH_VARARGS,
+     "scaled(offsets, data, places, whole, values, known, wrong): a string array's cells read as amounts"},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyMethodDef Encoder_methods[] = {
     {"seed", (PyCFunction)Encoder_seed, METH_VARARGS, "seed(column, offsets, data): the column's texts, in order"},
     {"size", (PyCFunction)Encoder_size, METH_O, "size(column): the number of texts of a dictionary column"},
@@ -611,8 +679,9 @@ static PyTypeObject EncoderType = {
     .tp_methods = Encoder_methods,
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, .m_name = "api.batch.split_c", .m_doc = "A clean CSV block cut into columns.", .m_size = -1};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, .m_name = "api.batch.split_c",
+                                    .m_doc = "A clean CSV block cut into columns.", .m_size = -1,
+                                    .m_methods = module_methods};
 
 PyMODINIT_FUNC PyInit_split_c(void) {
     init_stop();

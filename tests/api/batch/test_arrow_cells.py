@@ -1,6 +1,6 @@
 """The cells of the Arrow reading of `vigueur batch` (api/batch/arrow_cells.py): each reading — the regular expression
-and the bytes for amounts and quantities, the bytes for dates, the texts of earlier blocks — accepts exactly what the
-converter of csv_rows accepts, with the same value."""
+and the bytes for amounts and quantities (in C with the optional module, in numpy without), the bytes for dates, the
+texts of earlier blocks — accepts exactly what the converter of csv_rows accepts, with the same value."""
 
 from __future__ import annotations
 
@@ -12,10 +12,23 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from api.batch.arrow_cells import _SCALED, _digits_and_dot, _iso_days, all_empty, by_distinct, scaled
+from api.batch.arrow_cells import _SCALED, _digits_and_dot, _iso_days, all_empty, by_distinct, c_reading, scaled
 from api.batch.csv_rows import Invalid, converter
 from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS
 from legislation.row import SCHEME_TUPLES
+
+
+@pytest.fixture(autouse=True, params=["C", "numpy"])
+def reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test runs with the optional C module (api/batch/split_c.c: amounts) and without it (VIGUEUR_NO_C=1)."""
+    if request.param == "numpy":
+        monkeypatch.setenv("VIGUEUR_NO_C", "1")
+    else:
+        monkeypatch.delenv("VIGUEUR_NO_C", raising=False)
+        if not c_reading():
+            pytest.skip("the C module api.batch.split_c is not built (no C compiler at install)")
+    return str(request.param)
+
 
 EDGES = [
     "0",
@@ -389,3 +402,30 @@ def test_a_column_in_parts_reads_as_the_column_whole(name: str, monkeypatch: pyt
         assert wrong.tolist() == expected_wrong.tolist()
         assert np.ma.getmaskarray(values).tolist() == np.ma.getmaskarray(expected_values).tolist()
         assert np.ma.getdata(values)[~wrong].tolist() == np.ma.getdata(expected_values)[~wrong].tolist()
+
+
+def test_long_runs_of_digits_and_dots_are_refused_without_overflow() -> None:
+    """Cells longer than any amount (digits the int64 of the C reading could not hold) are wrong, never wrapped."""
+    texts = ["9" * 40, "1" + "0" * 19, "9" * 12 + "." + "9" * 30, "." * 30, "1." + "5" * 3, "123456789012.34", "0.5"]
+    values, known, wrong = scaled(pa.array(texts), 2)
+    assert known.tolist() == [False, False, False, False, False, True, True]
+    assert wrong.tolist() == [True, True, True, True, True, False, False]
+    assert np.ma.getdata(values)[known].tolist() == [12345678901234, 50]  # 123456789012.34 € and 0.50 €, in cents
+
+
+def test_the_c_reading_of_amounts_refuses_buffers_of_the_wrong_size() -> None:
+    from api.batch.arrow_cells import split_c
+
+    if split_c is None:
+        pytest.skip("the C module api.batch.split_c is not built (no C compiler at install)")
+    offsets, data = np.array([0, 1, 3], np.int32), np.frombuffer(b"512", np.uint8)
+    values, known, wrong = np.empty(2, np.int64), np.empty(2, np.bool_), np.empty(2, np.bool_)
+    for bad in (
+        (offsets, data, 2, 12, np.empty(1, np.int64), known, wrong),  # fewer values than cells
+        (offsets, data, 2, 17, values, known, wrong),  # more digits than an int64 holds
+        (np.array([0, 4, 3], np.int32), data, 2, 12, values, known, wrong),  # offsets out of the data
+    ):
+        with pytest.raises(ValueError, match="scaled|offsets"):
+            split_c.scaled(*bad)
+    split_c.scaled(offsets, data, 2, 12, values, known, wrong)
+    assert values.tolist() == [500, 1200] and known.all() and not wrong.any()  # « 5 » and « 12 »: 5.00 and 12.00
