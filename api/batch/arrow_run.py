@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from api.batch import learned, memos
+from api.batch.arrow_cells import fast_walk
 from api.batch.arrow_read import convert, read_plain, read_strings, split_lines
 from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
@@ -141,6 +142,7 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
         tables = Tables(catalogue, engine)
         memos.load(tables, catalogue)  # the deadlines and explanations earlier runs computed (as the paths)
         _STATE.update(catalogue=catalogue, engine=engine, columnar=columnar, tables=tables)
+    fast_walk()
     names = [n for n in settings.header if n != settings.expect]
     _STATE["plan"] = CsvPlan(list(names)) if names else None  # JSON Lines: no header
     _STATE["settings"] = settings

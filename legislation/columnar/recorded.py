@@ -687,10 +687,34 @@ def _code_line(combined: Combined, r: int, trace: Trace, line: npt.NDArray[Any])
     line[...] = _held_codes(values, null, held, missing)
 
 
+# The same walk compiled, row by row instead of level by level (None: numpy's, below). The batch installs the optional C
+# module's (api/batch/split_c.c, api.batch.arrow_run.setup): it reads the tables given, and holds no rule; the tests
+# (tests/api/batch/test_fast_walk.py) pin both walks to the same leaves.
+FAST_WALK: Callable[..., None] | None = None
+
+
 def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: Index) -> Any:
     """Rows ``rows`` (columns of ``matrix``) down the combined table from the states ``start`` (their versions'
     roots): each row's leaf (its number across the recordings; -1: no recorded path decides it). One gather per
     level for every row; every few levels, the rows already on a leaf are set aside."""
+    if FAST_WALK is not None and matrix.flags.c_contiguous and matrix.dtype in (np.int8, np.int32):
+        states = combined.extra.get("walk")
+        if states is None:  # each state's decision and where its slots start, side by side (one look-up a level)
+            states = combined.extra["walk"] = np.stack([combined.recipe_of, combined.offset], axis=1).astype(np.intp)
+        state = np.empty(len(rows), dtype=np.intp)
+        FAST_WALK(
+            combined.table,
+            states,
+            len(combined.recipes),
+            matrix,
+            matrix.dtype.itemsize,
+            matrix.shape[1],
+            np.ascontiguousarray(rows, dtype=np.intp),
+            np.ascontiguousarray(start, dtype=np.intp),
+            combined.depth,
+            state,
+        )
+        return combined.leaf_of[state]
     offset, table = combined.offset, combined.table
     n = matrix.shape[1]
     flat = matrix.reshape(-1)
