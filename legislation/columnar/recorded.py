@@ -16,6 +16,7 @@ the recording). The replay is exact because it is the trace's own evaluation min
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -687,10 +688,16 @@ def _code_line(combined: Combined, r: int, trace: Trace, line: npt.NDArray[Any])
     line[...] = _held_codes(values, null, held, missing)
 
 
-# The same walk compiled, row by row instead of level by level (None: numpy's, below). The batch installs the optional C
-# module's (api/batch/split_c.c, api.batch.arrow_run.setup): it reads the tables given, and holds no rule; the tests
-# (tests/api/batch/test_fast_walk.py) pin both walks to the same leaves.
-FAST_WALK: Callable[..., None] | None = None
+# The same walk compiled, row by row instead of level by level (legislation/columnar/walk_c.c, built by ``pip install``
+# when a C compiler is there: it reads the tables given, and holds no rule); None: numpy's, below. Off with
+# VIGUEUR_NO_C set (to 1, or any non-empty text) when this module is imported; the batch sets it again at its set-up
+# (api.batch.arrow_cells.fast_walk). The tests (tests/unit/test_columnar_walk.py) pin both walks to the same leaves.
+try:
+    from legislation.columnar import walk_c  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - no C compiler at install
+    walk_c = None
+COMPILED_WALK: Callable[..., None] | None = None if walk_c is None else walk_c.walk
+FAST_WALK: Callable[..., None] | None = None if os.environ.get("VIGUEUR_NO_C") else COMPILED_WALK
 
 
 def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: Index) -> Any:

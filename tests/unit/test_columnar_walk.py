@@ -1,6 +1,5 @@
-"""The columnar engine's walk compiled in C (api/batch/split_c.c ``walk``, installed as
-legislation.columnar.recorded.FAST_WALK by the batch) reaches, for every row, the leaf numpy's walk reaches; an index
-outside its table is refused, never read."""
+"""The columnar engine's walk compiled in C (legislation/columnar/walk_c.c, legislation.columnar.recorded.FAST_WALK)
+reaches, for every row, the leaf numpy's walk reaches; an index outside its table is refused, never read."""
 
 from __future__ import annotations
 
@@ -10,12 +9,12 @@ import numpy as np
 import pytest
 
 import legislation.columnar.recorded as recorded
-from api.batch.arrow_cells import split_c
 from legislation.columnar import Columnar
 from legislation.fast import Engine
 from tests.property.test_columnar import CATALOGUE, _columnar, _columns, _generated, _row_engine
 
-pytestmark = pytest.mark.skipif(split_c is None, reason="the C module api.batch.split_c is not built")
+COMPILED = recorded.COMPILED_WALK
+pytestmark = pytest.mark.skipif(COMPILED is None, reason="the C module legislation.columnar.walk_c is not built")
 
 
 def test_the_compiled_walk_reaches_numpys_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,13 +29,13 @@ def test_the_compiled_walk_reaches_numpys_leaves(monkeypatch: pytest.MonkeyPatch
         return recorded_walk(combined, matrix, rows, start)
 
     results = []
-    for compiled in (split_c.walk, None):
-        monkeypatch.setattr(recorded, "FAST_WALK", compiled)
+    for walker in (COMPILED, None):
+        monkeypatch.setattr(recorded, "FAST_WALK", walker)
         runner = Columnar(CATALOGUE, engine)
         runner.rows_per_path, runner.rows_per_recorded_path = 0, 0  # every row traced, every recording replayed
         runner.compute(_columns(first))
         runner.compute(_columns(later))  # the paths of ``later`` recorded: the next call replays every row
-        if compiled is not None:
+        if walker is not None:
             monkeypatch.setattr("legislation.columnar.engine.walk", kept)
         result = runner.compute(_columns(later))
         monkeypatch.undo()
@@ -44,7 +43,7 @@ def test_the_compiled_walk_reaches_numpys_leaves(monkeypatch: pytest.MonkeyPatch
         results.append(result)
     assert walks  # the replay walked
     for combined, matrix, rows, start in walks:  # each walk of the C run, again by both
-        monkeypatch.setattr(recorded, "FAST_WALK", split_c.walk)
+        monkeypatch.setattr(recorded, "FAST_WALK", COMPILED)
         in_c = recorded.walk(combined, matrix, rows, start)
         monkeypatch.setattr(recorded, "FAST_WALK", None)
         by_numpy = recorded.walk(combined, matrix, rows, start)
@@ -55,6 +54,7 @@ def test_the_compiled_walk_reaches_numpys_leaves(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_compiled_walk_refuses_an_index_outside_its_arrays() -> None:
+    assert COMPILED is not None
     # two states: 0 a node deciding recipe 0 (two slots: table[0], table[1]), 1 a leaf (recipe 1 = constant)
     table = np.array([1, 1], dtype=np.intp)
     states = np.array([[0, 0], [1, 0]], dtype=np.intp)  # per state: (its decision, where its slots start)
@@ -62,8 +62,8 @@ def test_the_compiled_walk_refuses_an_index_outside_its_arrays() -> None:
     rows, start = np.arange(3, dtype=np.intp), np.zeros(3, dtype=np.intp)
     state = np.empty(3, dtype=np.intp)
     with pytest.raises(IndexError):  # row 2's code 2: past state 0's two slots, past the table
-        split_c.walk(table, states, 1, matrix, 1, 3, rows, start, 5, state)
-    split_c.walk(table, states, 1, matrix[:, :2].copy(), 1, 2, rows[:2], start[:2], 5, state[:2])
+        COMPILED(table, states, 1, matrix, 1, 3, rows, start, 5, state)
+    COMPILED(table, states, 1, matrix[:, :2].copy(), 1, 2, rows[:2], start[:2], 5, state[:2])
     assert state[:2].tolist() == [1, 1]  # both rows on the leaf
     with pytest.raises(ValueError, match="walk"):  # a matrix of another size than (constant + 1) x columns
-        split_c.walk(table, states, 1, matrix, 1, 2, rows[:2], start[:2], 5, state[:2])
+        COMPILED(table, states, 1, matrix, 1, 2, rows[:2], start[:2], 5, state[:2])
