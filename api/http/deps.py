@@ -56,7 +56,7 @@ _SPACE_FOR_PLUS = re.compile(r"^(.*\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}(?::?
 
 
 def parse_known_at(value: str, now: datetime) -> datetime:
-    """An ISO 8601 instant with its offset; 422 naming ``known_at`` when naive, malformed or to come.
+    """An ISO 8601 instant with its offset; 422 naming ``known_at`` when naive, malformed, out of range or to come.
 
     A « + » of the offset sent unencoded in a query string arrives as a space: it is read as the « + ».
     """
@@ -74,7 +74,12 @@ def parse_known_at(value: str, now: datetime) -> datetime:
         raise _known_at_error(
             f"{value!r} has no timezone: an instant needs its offset ({KNOWN_AT_EXAMPLE}, or Z for UTC)"
         )
-    instant = instant.astimezone(UTC)
+    try:
+        instant = instant.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00+00:01, 9999-12-31T23:59-01:00: no such instant in UTC
+        raise _known_at_error(
+            f"{value!r} is out of the range of instants (years 1 to 9999, in UTC): {KNOWN_AT_EXAMPLE}, say"
+        ) from None
     if instant > now:
         raise _known_at_error(
             f"{value!r} is later than now ({now.isoformat()}): the catalogue cannot say what it will know"

@@ -246,6 +246,8 @@ def test_a_database_never_loaded_is_a_503_with_or_without_known_at(engine: Engin
         ("2024-13-01T00:00:00Z", "is not an ISO 8601 instant"),
         ("2030-01-01T00:00:00Z", "later than now"),
         ("", "is not an ISO 8601 instant"),
+        ("0001-01-01T00:00:00.0+00:01", "out of the range of instants"),  # before year 1 in UTC (schemathesis)
+        ("9999-12-31T23:59:59-01:00", "out of the range of instants"),  # after year 9999 in UTC
     ],
 )
 def test_a_naive_malformed_or_future_known_at_is_a_422_naming_it(
