@@ -152,26 +152,20 @@ class _Reader:
     def recode(self, j: int, column: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray | None:
         """A column read as its dictionaries (a Parquet column read with ``read_dictionary``: each row group's own) as
         codes into this column's texts read so far, as a CSV block's, null as « » — no dictionaries unified, no text
-        looked up twice (measured on 1 000 000 rows in row groups of 4 475: ~0.2 CPU-s less). None where the C module
-        does not take it (indices other than int32, a null in a dictionary, an index outside it): the caller joins
-        the dictionaries instead (:func:`_dictionary_texts`)."""
-        chunks = []
-        for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
-            indices, texts = chunk.indices, chunk.dictionary
-            if indices.type != pa.int32() or texts.type != pa.string() or texts.null_count:
-                return None
-            if not len(indices):
-                continue
-            validity, values = indices.buffers()
-            offsets, data = text_buffers(texts)
-            given = validity if indices.null_count else None  # (every cell given: no bit read)
-            chunks.append((offsets, data, values, given, indices.offset, len(indices)))
-        self._seeded(j)
-        try:
-            codes, offsets, text = self.encoder.recode(j, chunks)
-        except ValueError:
+        looked up twice; the C module reads its chunks through Arrow's C stream (measured on 1 000 000 rows in row
+        groups of 4 475: ~0.3 CPU-s less than the join). None where the C module does not take it (indices other than
+        int32, texts other than utf8, a null text, an index outside its dictionary): the caller joins the dictionaries
+        instead (:func:`_dictionary_texts`)."""
+        chunked = column if isinstance(column, pa.ChunkedArray) else pa.chunked_array([column])
+        kind = chunked.type
+        if not pa.types.is_dictionary(kind) or kind.index_type != pa.int32() or kind.value_type != pa.string():
             return None
-        return self._codes(j, len(column), codes, offsets, text)
+        self._seeded(j)
+        found = self.encoder.recode(j, chunked.__arrow_c_stream__(), len(chunked))
+        if found is None:
+            return None
+        codes, offsets, text = found
+        return self._codes(j, len(chunked), codes, offsets, text)
 
     def _seeded(self, j: int) -> None:
         """The Encoder's texts of dictionary column ``j`` made those read so far (arrow_cells._SEEN)."""

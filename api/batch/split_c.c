@@ -464,113 +464,121 @@ done:
     return result;
 }
 
-/* One chunk of recode(): its buffers and where its cells are in them. */
-typedef struct {
-    Py_buffer offsets, data, indices, validity; /* validity.buf NULL: every cell given */
-    Py_ssize_t offset, length, count;           /* the cells [offset, offset + length); the dictionary's texts */
-} Chunk;
+/* The Arrow C data interface (https://arrow.apache.org/docs/format/CDataInterface.html): a stable ABI, these
+ * structures as the specification gives them. recode() reads a column through its C stream (one call, every chunk). */
+struct ArrowSchema {
+    const char *format, *name, *metadata;
+    int64_t flags, n_children;
+    struct ArrowSchema **children, *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+struct ArrowArray {
+    int64_t length, null_count, offset, n_buffers, n_children;
+    const void **buffers;
+    struct ArrowArray **children, *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
 
-static void chunk_release(Chunk *k) {
-    if (k->offsets.obj) PyBuffer_Release(&k->offsets);
-    if (k->data.obj) PyBuffer_Release(&k->data);
-    if (k->indices.obj) PyBuffer_Release(&k->indices);
-    if (k->validity.obj) PyBuffer_Release(&k->validity);
-}
-
-/* A chunk's tuple (offsets, data, indices, validity or None, offset, length) read and checked: int32 offsets in order
- * within the data, the cells within the indices (int32) and the validity bitmap. 0 and an exception otherwise. */
-static int chunk_read(PyObject *item, Chunk *k) {
-    PyObject *validity;
-    if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "y*y*y*Onn", &k->offsets, &k->data, &k->indices, &validity,
-                                                  &k->offset, &k->length)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a chunk is (offsets, data, indices, validity, offset, length)");
-        return 0;
+/* One chunk's cells as codes into the column, from `codes[row]` on: its dictionary's texts looked up once each
+ * (`map`: room for them), a null cell the empty text. 0: done; -1: out of memory; -2: an index outside the
+ * dictionary, or offsets out of order. */
+static int recode_chunk(Column *c, const struct ArrowArray *a, int64_t *codes, Py_ssize_t **map, Py_ssize_t *map_cap,
+                        Py_ssize_t *empty) {
+    const struct ArrowArray *d = a->dictionary;
+    Py_ssize_t count = (Py_ssize_t)d->length;
+    if (count > *map_cap) {
+        PyMem_Free(*map);
+        *map_cap = count;
+        if (!(*map = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Py_ssize_t)))) return -1;
     }
-    if (validity != Py_None && PyObject_GetBuffer(validity, &k->validity, PyBUF_SIMPLE) < 0) return 0;
-    const int32_t *at = k->offsets.buf;
-    k->count = k->offsets.len / (Py_ssize_t)sizeof(int32_t) - 1;
-    if (k->offsets.len % (Py_ssize_t)sizeof(int32_t) || k->count < 0) {
-        PyErr_SetString(PyExc_ValueError, "offsets: count + 1 int32");
-        return 0;
+    const int32_t *at = (const int32_t *)d->buffers[1] + d->offset;
+    const unsigned char *data = d->buffers[2];
+    for (Py_ssize_t i = 0; i < count; i++) { /* each text of the chunk's dictionary: its code */
+        if (at[i] < 0 || at[i] > at[i + 1]) return -2;
+        if (((*map)[i] = lookup(c, data + at[i], at[i + 1] - at[i], at[count] - at[i])) < 0) return -1;
     }
-    for (Py_ssize_t i = 0; i < k->count; i++)
-        if (at[i] < 0 || at[i] > at[i + 1] || at[i + 1] > k->data.len) {
-            PyErr_SetString(PyExc_ValueError, "offsets out of the data");
-            return 0;
+    const int32_t *indices = (const int32_t *)a->buffers[1] + a->offset;
+    const unsigned char *valid = a->null_count ? a->buffers[0] : NULL;
+    for (Py_ssize_t r = 0; r < (Py_ssize_t)a->length; r++) {
+        Py_ssize_t bit = (Py_ssize_t)a->offset + r;
+        if (valid && !((valid[bit >> 3] >> (bit & 7)) & 1)) { /* null: the empty text */
+            if (*empty < 0 && (*empty = lookup(c, (const unsigned char *)"", 0, 0)) < 0) return -1;
+            codes[r] = *empty;
+            continue;
         }
-    Py_ssize_t stop = k->offset + k->length;
-    if (k->offset < 0 || k->length < 0 || stop > k->indices.len / (Py_ssize_t)sizeof(int32_t) ||
-        (k->validity.obj && stop > 8 * k->validity.len)) {
-        PyErr_SetString(PyExc_ValueError, "cells out of the indices or the validity");
-        return 0;
+        int32_t x = indices[r];
+        if (x < 0 || x >= count) return -2;
+        codes[r] = (*map)[x];
     }
-    return 1;
+    return 0;
 }
 
-/* recode(column, chunks) -> (codes, new_offsets, new_data): the cells of an Arrow dictionary column (a Parquet
- * column read as its dictionary: each row group's own), given chunk by chunk as tuples (offsets, data, indices,
- * validity, offset, length) -- the dictionary's int32 offsets (count + 1) and data, the int32 indices, the validity
- * bitmap (None: every cell given), where the chunk's cells are in them -- as an int64 code per cell into the
- * column's texts (the empty text for a null cell), and the texts met first: what split() gives for a dictionary
- * column. An index outside its dictionary raises ValueError, and the texts met first are forgotten. */
+/* recode(column, stream, rows) -> (codes, new_offsets, new_data), or None: the cells of an Arrow column of
+ * dictionaries (a Parquet column read as its dictionaries: each row group's own), given as its C stream (the
+ * PyCapsule of ChunkedArray.__arrow_c_stream__: int32 indices into utf8 texts, `rows` cells in all), as an int64 code
+ * per cell into the column's texts (the empty text for a null cell), and the texts met first: what split() gives for
+ * a dictionary column. None -- the texts met first forgotten -- for another type, a null text, an index outside its
+ * dictionary, or another number of cells: the caller reads the column another way. */
 static PyObject *Encoder_recode(Encoder *self, PyObject *args) {
-    Py_ssize_t j;
-    PyObject *list;
-    if (!PyArg_ParseTuple(args, "nO!", &j, &PyList_Type, &list)) return NULL;
+    Py_ssize_t j, rows;
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "nOn", &j, &capsule, &rows)) return NULL;
     if (!dictionary_column(self, j)) return NULL;
+    struct ArrowArrayStream *stream = PyCapsule_GetPointer(capsule, "arrow_array_stream");
+    if (!stream) return NULL;
+    if (!stream->release || rows < 0) {
+        PyErr_SetString(PyExc_ValueError, "recode(): a stream not consumed yet, and its number of cells");
+        return NULL;
+    }
     Column *c = &self->columns[j];
     if (!c->nslots && rehash(c, 128) < 0) return PyErr_NoMemory();
-    const Py_ssize_t before = c->count, nchunks = PyList_GET_SIZE(list);
-    PyObject *result = NULL, *codes_bytes = NULL;
-    Py_ssize_t *map = NULL, map_cap = 0, empty = -1, total = 0, row = 0;
-    Chunk *chunks = PyMem_Calloc((size_t)(nchunks ? nchunks : 1), sizeof(Chunk));
-    if (!chunks) {
+    const Py_ssize_t before = c->count;
+    PyObject *result = NULL, *codes_bytes = PyBytes_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(int64_t));
+    Py_ssize_t *map = NULL, map_cap = 0, empty = -1, row = 0;
+    struct ArrowSchema schema = {0};
+    int refused = 0, failed = 0;
+    if (!codes_bytes) goto done;
+    int64_t *codes = (int64_t *)PyBytes_AS_STRING(codes_bytes);
+    if (stream->get_schema(stream, &schema) != 0) {
+        refused = 1;
+        goto done;
+    }
+    refused = strcmp(schema.format, "i") || !schema.dictionary || strcmp(schema.dictionary->format, "u");
+    while (!refused) {
+        struct ArrowArray a = {0};
+        if (stream->get_next(stream, &a) != 0) {
+            refused = 1;
+            break;
+        }
+        if (!a.release) break; /* the end of the stream */
+        int got = -2;
+        if (a.length > rows - row || a.n_buffers != 2 || !a.dictionary || a.dictionary->n_buffers != 3)
+            got = -2; /* more cells than said, or not an array of dictionaries */
+        else if (a.length == 0)
+            got = 0;
+        else if (a.buffers[1] && a.dictionary->buffers[1] && a.dictionary->buffers[2] && !a.dictionary->null_count)
+            got = recode_chunk(c, &a, codes + row, &map, &map_cap, &empty);
+        row += (Py_ssize_t)a.length;
+        a.release(&a);
+        if (got == -1) failed = 1;
+        if (got < 0) refused = 1;
+    }
+    if (failed) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t k = 0; k < nchunks; k++) {
-        if (!chunk_read(PyList_GET_ITEM(list, k), &chunks[k])) goto done;
-        total += chunks[k].length;
-    }
-    codes_bytes = PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(int64_t));
-    if (!codes_bytes) goto done;
-    int64_t *codes = (int64_t *)PyBytes_AS_STRING(codes_bytes);
-    for (Py_ssize_t k = 0; k < nchunks; k++) {
-        Chunk *ch = &chunks[k];
-        if (ch->count > map_cap) {
-            PyMem_Free(map);
-            map_cap = ch->count;
-            if (!(map = PyMem_Malloc((size_t)map_cap * sizeof(Py_ssize_t)))) {
-                PyErr_NoMemory();
-                goto done;
-            }
-        }
-        const int32_t *at = ch->offsets.buf;
-        const unsigned char *data = ch->data.buf;
-        for (Py_ssize_t i = 0; i < ch->count; i++) /* each text of the chunk's dictionary: its code */
-            if ((map[i] = lookup(c, data + at[i], at[i + 1] - at[i], ch->data.len - at[i])) < 0) {
-                PyErr_NoMemory();
-                goto done;
-            }
-        const int32_t *indices = (const int32_t *)ch->indices.buf + ch->offset;
-        const unsigned char *valid = ch->validity.buf;
-        for (Py_ssize_t r = 0; r < ch->length; r++) {
-            Py_ssize_t bit = ch->offset + r;
-            if (valid && !((valid[bit >> 3] >> (bit & 7)) & 1)) { /* null: the empty text */
-                if (empty < 0 && (empty = lookup(c, (const unsigned char *)"", 0, 0)) < 0) {
-                    PyErr_NoMemory();
-                    goto done;
-                }
-                codes[row++] = empty;
-                continue;
-            }
-            int32_t x = indices[r];
-            if (x < 0 || x >= ch->count) {
-                PyErr_SetString(PyExc_ValueError, "an index outside its dictionary");
-                goto done;
-            }
-            codes[row++] = map[x];
-        }
+    if (refused || row != rows) {
+        refused = 1;
+        goto done;
     }
     Py_ssize_t added = c->count - before, base = text_start(c, before);
     PyObject *offsets = PyBytes_FromStringAndSize(NULL, (added + 1) * (Py_ssize_t)sizeof(int32_t));
@@ -584,9 +592,10 @@ static PyObject *Encoder_recode(Encoder *self, PyObject *args) {
     Py_XDECREF(offsets);
     Py_XDECREF(data);
 done:
+    if (schema.release) schema.release(&schema);
+    if (stream->release) stream->release(stream); /* consumed: the capsule's destructor finds it released */
     if (!result && truncate_column(c, before) < 0) column_free(c); /* the texts met first forgotten */
-    for (Py_ssize_t k = 0; chunks && k < nchunks; k++) chunk_release(&chunks[k]);
-    PyMem_Free(chunks);
+    if (refused && !PyErr_Occurred()) result = Py_NewRef(Py_None);
     PyMem_Free(map);
     Py_XDECREF(codes_bytes);
     return result;
@@ -663,7 +672,7 @@ static PyMethodDef Encoder_methods[] = {
     {"size", (PyCFunction)Encoder_size, METH_O, "size(column): the number of texts of a dictionary column"},
     {"split", (PyCFunction)Encoder_split, METH_O, "split(block) -> (rows, columns) or None: see api/batch/split_c.c"},
     {"recode", (PyCFunction)Encoder_recode, METH_VARARGS,
-     "recode(column, chunks) -> (codes, new_offsets, new_data): an Arrow dictionary column's cells as codes"},
+     "recode(column, stream, rows) -> (codes, new_offsets, new_data) or None: an Arrow column of dictionaries as codes"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -297,3 +297,24 @@ def test_a_column_the_encoder_cannot_recode_is_joined_instead(monkeypatch: pytes
         "lease",
         "",
     ]
+
+
+def test_empty_chunks_are_skipped_and_other_dictionaries_left_to_the_join() -> None:
+    """Through Arrow's C stream: a chunk of no cell is skipped; a dictionary of large strings or holding a null text is
+    refused (None: the caller joins the dictionaries), its texts met first forgotten."""
+    from api.batch.arrow_read import _reader
+
+    reader = _reader(["acquisition"])
+    assert reader is not None
+    first, second, _ = _row_groups().chunks
+    empty = pa.DictionaryArray.from_arrays(pa.array([], pa.int32()), pa.array(["never"]))
+    recoded = reader.recode(0, pa.chunked_array([first, empty, second]))
+    assert recoded is not None
+    assert recoded.dictionary.take(recoded.indices).to_pylist() == CELLS[:9]
+    assert "never" not in recoded.dictionary.to_pylist()
+    large = pa.DictionaryArray.from_arrays(pa.array([0, 0], pa.int32()), pa.array(["wide"], pa.large_string()))
+    holed = pa.DictionaryArray.from_arrays(pa.array([0, 1], pa.int32()), pa.array(["hole", None]))
+    assert reader.recode(0, pa.chunked_array([large])) is None
+    assert reader.recode(0, pa.chunked_array([first, holed])) is None
+    # « hole » and the texts met first forgotten: the Encoder holds the texts the reader knows, and only those
+    assert reader.encoder.size(0) == len(reader.texts[0]) and "hole" not in reader.texts[0].to_pylist()
