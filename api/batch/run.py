@@ -10,11 +10,12 @@ goes on. The command itself (arguments, exit codes, summary) is :mod:`api.cli.ba
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing
 import sys
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -62,14 +63,21 @@ def read_blocks(
         yield line, b"".join(parts)
 
 
-def read_spans(source: BinaryIO, first_line: int, *, progress: Progress, scale: int = 1) -> Iterator[tuple[int, int]]:
+def read_spans(
+    source: BinaryIO, first_line: int, *, progress: Progress, scale: int = 1, parts: Sequence[int] = ()
+) -> Iterator[tuple[int, int]]:
     """The blocks :func:`read_blocks` gives, as (number of the first line, size in bytes) only: for workers that read
-    their blocks themselves. Each part is read into one reused buffer and its line feeds counted there (no copy of
-    a block in this process)."""
-    buffer = bytearray(BLOCK_BYTES * scale)
+    their blocks themselves. Each part (the sizes ``parts`` gives in turn, the last one after them: see
+    :func:`balanced_parts`; none given: ``BLOCK_BYTES × scale``) is read into one reused buffer and its line feeds
+    counted there (no copy of a block in this process)."""
+    sizes = list(parts) or [BLOCK_BYTES * scale]
+    buffer = bytearray(max(sizes))
     view = memoryview(buffer)
     line, carried = first_line, 0  # bytes of a line not ended yet, read before this part
-    while read := source.readinto(view):
+    for k in itertools.count():
+        read = source.readinto(view[: sizes[min(k, len(sizes) - 1)]])
+        if not read:
+            break
         progress.read(read)
         cut = buffer.rfind(b"\n", 0, read) + 1
         if cut == 0:  # no line ends in this part: read on
@@ -80,6 +88,20 @@ def read_spans(source: BinaryIO, first_line: int, *, progress: Progress, scale: 
         carried = read - cut
     if carried:
         yield line, carried
+
+
+def balanced_parts(left: int, target: int, workers: int) -> list[int]:
+    """The sizes of the parts read for ``left`` bytes computed by ``workers`` processes (each takes the next block as it
+    is free): about ``target`` each, as many for each worker, then half as big for the last two rounds, so that the
+    workers end together (measured on 225 MB, 2 workers: 14 blocks of 16 MB and a last of 1 MB had left one worker
+    alone for 0.15 s of a 1.8 s run; the last rounds now last half a block). An input under a round of blocks: one
+    part for each worker."""
+    if left <= target * workers:
+        return [max(1, -(-left // workers))]
+    tail = [max(1, target // 2)] * (2 * workers)
+    bulk = max(0, left - sum(tail))
+    blocks = max(1, round(bulk / (target * workers))) * workers
+    return [max(1, -(-bulk // blocks))] * blocks + tail
 
 
 def _line_feeds(data: memoryview) -> int:
