@@ -12,22 +12,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from api.batch.arrow_cells import _SCALED, _digits_and_dot, _iso_days, all_empty, by_distinct, c_reading, scaled
+from api.batch.arrow_cells import _SCALED, _digits_and_dot, _iso_days, all_empty, by_distinct, scaled
 from api.batch.csv_rows import Invalid, converter
 from legislation.columnar.columns import DEFAULTS, FACTS, MEMBERS
 from legislation.row import SCHEME_TUPLES
 
-
-@pytest.fixture(autouse=True, params=["C", "numpy"])
-def reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test runs with the optional C module (api/batch/split_c.c: amounts) and without it (VIGUEUR_NO_C=1)."""
-    if request.param == "numpy":
-        monkeypatch.setenv("VIGUEUR_NO_C", "1")
-    else:
-        monkeypatch.delenv("VIGUEUR_NO_C", raising=False)
-        if not c_reading():
-            pytest.skip("the C module api.batch.split_c is not built (no C compiler at install)")
-    return str(request.param)
+pytestmark = pytest.mark.usefixtures("with_and_without_c")  # (tests/api/batch/conftest.py)
 
 
 EDGES = [

@@ -6,19 +6,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from api.batch.arrow_read import c_reading, read_plain, read_strings, split_lines
+from api.batch.arrow_read import read_plain, read_strings, split_lines
 
-
-@pytest.fixture(autouse=True, params=["C", "Arrow"])
-def reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test runs with the optional C reading (api/batch/split_c.c) and without it (VIGUEUR_NO_C=1)."""
-    if request.param == "Arrow":
-        monkeypatch.setenv("VIGUEUR_NO_C", "1")
-    else:
-        monkeypatch.delenv("VIGUEUR_NO_C", raising=False)
-        if not c_reading():
-            pytest.skip("the C module api.batch.split_c is not built (no C compiler at install)")
-    return str(request.param)
+pytestmark = pytest.mark.usefixtures("with_and_without_c")  # (tests/api/batch/conftest.py)
 
 
 def test_suspect_lines_go_to_the_row_path() -> None:
