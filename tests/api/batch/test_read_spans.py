@@ -32,3 +32,30 @@ def test_a_known_file() -> None:
     with Progress(len(data), enabled=False) as progress:
         # the 6 bytes up to the last line feed (3 lines: 2-4), then the unended line 5 on its own (3 bytes)
         assert list(read_spans(io.BufferedReader(io.BytesIO(data)), 2, progress=progress, scale=1)) == [(2, 6), (5, 3)]
+
+
+def test_balanced_parts_give_each_worker_as_many_blocks_then_halves() -> None:
+    from api.batch.run import balanced_parts
+
+    mb = 1 << 20
+    # 225 MB, blocks of 16 MB, 2 workers: 4 half blocks (32 MB) last; 193 MB in 12 blocks (a multiple of 2) of 16.1 MB
+    parts = balanced_parts(225 * mb, 16 * mb, 2)
+    assert parts[-4:] == [8 * mb] * 4 and len(parts) == 16 and len(set(parts[:12])) == 1
+    assert parts[0] == -(-(225 - 32) * mb // 12)  # 193 MB / 12, rounded up
+    assert sum(parts) >= 225 * mb > sum(parts) - 12  # every byte read, at most a byte more a block
+    assert balanced_parts(20 * mb, 16 * mb, 2) == [10 * mb]  # under a round of blocks: one part for each worker
+    assert balanced_parts(1, 16 * mb, 2) == [1]
+
+
+def test_spans_read_in_the_parts_given_end_on_whole_lines() -> None:
+    data = b"".join(b"%d,%s\n" % (i, b"x" * (i % 7)) for i in range(2000))
+    with Progress(len(data), enabled=False) as progress:
+        spans = list(read_spans(io.BufferedReader(io.BytesIO(data)), 2, progress=progress, parts=[4000, 4000, 1000]))
+    assert sum(size for _, size in spans) == len(data)
+    offset = 0
+    for first, size in spans:  # each span: whole lines, numbered from the line after the previous span's
+        assert data[offset : offset + size].endswith(b"\n") and first == 2 + data[:offset].count(b"\n")
+        offset += size
+    line = max(len(x) + 1 for x in data.split(b"\n"))  # the longest line, its line feed counted
+    assert 4000 - line < spans[0][1] <= 4000 and 4000 - line < spans[1][1] < 4000 + line  # the parts given
+    assert max(size for _, size in spans[2:]) < 1000 + line  # then the last size given, again and again
