@@ -349,10 +349,10 @@ def _output(stack: ExitStack, path: Path, *, reused: bool) -> BinaryIO:
     if reused and stat.S_ISREG(found.st_mode):
         stack.callback(_cut, sink)
         if found.st_size > 1:  # not 0 (see above); the first byte is written over at once
-            cutting = threading.Thread(target=os.ftruncate, args=(sink.fileno(), 1), name="vigueur-cut", daemon=True)
+            cutting = threading.Thread(target=_cut_to_one, args=(sink.fileno(),), name="vigueur-cut", daemon=True)
             cutting.start()
             _CUTTING[id(sink)] = cutting
-            stack.callback(_cut_first, sink)  # (joined however the command ends: before _cut, registered before it)
+            stack.callback(_cut_first, sink)  # joined however the command ends; before _cut (last in, first out)
     elif reused:
         with contextlib.suppress(OSError):  # not a regular file (a pipe, a device): nothing to cut
             os.ftruncate(sink.fileno(), 0)
@@ -360,6 +360,13 @@ def _output(stack: ExitStack, path: Path, *, reused: bool) -> BinaryIO:
 
 
 _CUTTING: dict[int, threading.Thread] = {}  # the output file being cut, by its file object (_output)
+
+
+def _cut_to_one(fd: int) -> None:
+    """The output file cut to one byte (:func:`_output`). Should the system refuse, nothing is lost: what the run
+    writes goes over the old content, and :func:`_cut` cuts the file where the writing ended."""
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 1)
 
 
 def _cut_first(sink: BinaryIO) -> None:
