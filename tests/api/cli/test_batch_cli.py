@@ -339,3 +339,17 @@ def test_workers_do_not_write_a_file_that_is_also_standard_error(tmp_path: Path)
             assert _placing(sink, 2, multiprocessing.get_context("fork")) is None
         finally:
             sys.stderr = saved
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bad_header_leaves_the_last_output_as_it_was(tmp_path: Path, workers: str) -> None:
+    """The --out file is opened (and cut) only once the input's header is known good: a refused header leaves the last
+    run's output whole."""
+    good = write(tmp_path, "good.csv", [HEADER, *ROWS])
+    out = tmp_path / "out.csv"
+    run(str(good), "--quiet", "--workers", workers, "--out", str(out))
+    kept = out.read_bytes()
+    bad = write(tmp_path, "bad.csv", [HEADER.replace("acquisition", "acquisitionn"), *ROWS])
+    result = run(str(bad), "--quiet", "--workers", workers, "--out", str(out))
+    assert result.exit_code == 2 and json.loads(result.stderr)["errors"][0]["field"] == "header"
+    assert out.read_bytes() == kept and len(kept) > 100
