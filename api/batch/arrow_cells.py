@@ -40,15 +40,6 @@ def c_reading() -> bool:
     return split_c is not None and not os.environ.get("VIGUEUR_NO_C")
 
 
-def fast_walk() -> None:
-    """The columnar engine's walk down its recorded trees compiled (:data:`legislation.columnar.recorded.FAST_WALK`,
-    legislation/columnar/walk_c.c) unless VIGUEUR_NO_C is set now, numpy's then (measured on a million rows: 0.14 ->
-    0.07 CPU-s)."""
-    from legislation.columnar import recorded
-
-    recorded.FAST_WALK = None if os.environ.get("VIGUEUR_NO_C") else recorded.COMPILED_WALK
-
-
 # The texts the converter of csv_rows accepts for euros (2 places, 12 digits) and quantities (3 places, 9 digits):
 # ASCII digits, a dot followed by 1 to ``places`` digits.
 _WHOLE = {2: 12, 3: 9}  # places: digits before the dot

@@ -31,7 +31,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from api.batch import learned, memos
-from api.batch.arrow_cells import fast_walk
 from api.batch.arrow_read import convert, read_plain, read_strings, split_lines
 from api.batch.blocks import reason_of
 from api.batch.csv_rows import CSV_COLUMNS, CsvPlan, Invalid, converter
@@ -142,13 +141,22 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
         tables = Tables(catalogue, engine)
         memos.load(tables, catalogue)  # the deadlines and explanations earlier runs computed (as the paths)
         _STATE.update(catalogue=catalogue, engine=engine, columnar=columnar, tables=tables)
-    fast_walk()
+    _fast_walk()
     names = [n for n in settings.header if n != settings.expect]
     _STATE["plan"] = CsvPlan(list(names)) if names else None  # JSON Lines: no header
     _STATE["settings"] = settings
     with contextlib.suppress(NotImplementedError, pa.ArrowException):  # freed blocks given back at once
         pa.jemalloc_set_decay_ms(0)
     gc.freeze()
+
+
+def _fast_walk() -> None:
+    """The columnar engine's walk down its recorded trees compiled (:data:`legislation.columnar.recorded.FAST_WALK`,
+    legislation/columnar/walk_c.c) unless VIGUEUR_NO_C is set now, numpy's then (measured on a million rows: 0.14 ->
+    0.07 CPU-s)."""
+    from legislation.columnar import recorded
+
+    recorded.FAST_WALK = None if os.environ.get("VIGUEUR_NO_C") else recorded.COMPILED_WALK
 
 
 def header_problem(header: list[str], expect: str | None) -> str | None:

@@ -691,7 +691,7 @@ def _code_line(combined: Combined, r: int, trace: Trace, line: npt.NDArray[Any])
 # The same walk compiled, row by row instead of level by level (legislation/columnar/walk_c.c, built by ``pip install``
 # when a C compiler is there: it reads the tables given, and holds no rule); None: numpy's, below. Off with
 # VIGUEUR_NO_C set (to 1, or any non-empty text) when this module is imported; the batch sets it again at its set-up
-# (api.batch.arrow_cells.fast_walk). The tests (tests/unit/test_columnar_walk.py) pin both walks to the same leaves.
+# (api.batch.arrow_run._fast_walk). The tests (tests/unit/test_columnar_walk.py) pin both walks to the same leaves.
 try:
     from legislation.columnar import walk_c  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - no C compiler at install
