@@ -40,6 +40,10 @@ from api.kernel_cache import form_store
 from legislation.errors import InvalidFacts
 
 _STATE: dict[str, Any] = {}
+# The output written a megabyte at a time: one write() of a block's 16 MB cost the kernel ~6× as much as the same
+# bytes in 1 MB writes (measured on 1 000 000 rows, one process: the writes 0.41 -> 0.065 CPU-s; 2 workers, runs
+# alternated: the run 2.48 -> 2.17 s, system time 1.24 -> 0.67 s; the same bytes).
+WRITE_SLICE = 1 << 20
 MONEY = converter("vehicle_acquisition_cost")  # the expected amount: euros, as the contract's amounts
 
 
@@ -698,7 +702,7 @@ def _spilled(item: tuple[str, int, Any], seq: int = 0) -> Piece:
         with open(path, "wb", buffering=0) as target:  # from the piece's buffer, as is
             view = memoryview(piece.data)
             while view:
-                view = view[target.write(view) :]
+                view = view[target.write(view[:WRITE_SLICE]) :]
         piece.data = Span(path, 0, len(piece.data))
     return piece
 
@@ -706,7 +710,7 @@ def _spilled(item: tuple[str, int, Any], seq: int = 0) -> Piece:
 def _write_at(fd: int, data: Any, offset: int) -> None:
     view = memoryview(data)
     while view:
-        written = os.pwrite(fd, view, offset)
+        written = os.pwrite(fd, view[:WRITE_SLICE], offset)
         view, offset = view[written:], offset + written
 
 
@@ -748,7 +752,9 @@ def write_piece(sink: Any, piece: Piece) -> None:
         sink.seek(data.offset + data.size)
         return
     if not isinstance(data, Span):
-        sink.write(data)
+        view = memoryview(data)
+        for start in range(0, len(view), WRITE_SLICE):
+            sink.write(view[start : start + WRITE_SLICE])
         return
     sink.flush()
     with open(data.path, "rb") as source:
@@ -756,7 +762,7 @@ def write_piece(sink: Any, piece: Piece) -> None:
         try:
             target = sink.fileno()
             while left:
-                sent = os.sendfile(target, source.fileno(), offset, left)
+                sent = os.sendfile(target, source.fileno(), offset, min(left, WRITE_SLICE))
                 if not sent:
                     break
                 offset, left = offset + sent, left - sent
