@@ -1,6 +1,7 @@
 /* The optional C reading of `vigueur batch` (api/batch/arrow_read.py): a clean block of CSV lines cut into its
  * columns in one pass over its bytes; a Parquet column read as its dictionaries recoded into the same texts
- * (recode(), below); and a column of amounts read as integers of cents or thousandths (scaled(), below).
+ * (recode(), below); a column of amounts read as integers of cents or thousandths (scaled(), below); and the output's
+ * texts gathered end to end (gather(), below).
  *
  * It holds no rule of law. Its one rule of validation is the shape of an amount (scaled(): digits, a dot, digits),
  * whose numbers it is given by api/batch/arrow_cells.py and which the tests pin to the converter of csv_rows.py.
@@ -661,7 +662,58 @@ done:
     return result;
 }
 
+/* gather(offsets, data, index) -> bytes: the texts of a string array (its int32 offsets, count + 1 of them, and its
+ * data) at each index of `index` (int32), end to end -- an Arrow `take` of the texts and its data buffer, in one
+ * pass (the output of `vigueur batch`: each record's fields, api/batch/results.py). */
+static PyObject *gather(PyObject *module, PyObject *args) {
+    Py_buffer offsets, data, index;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &offsets, &data, &index)) return NULL;
+    PyObject *result = NULL;
+    const int32_t *at = offsets.buf, *which = index.buf;
+    Py_ssize_t count = offsets.len / (Py_ssize_t)sizeof(int32_t) - 1, n = index.len / (Py_ssize_t)sizeof(int32_t);
+    if (offsets.len % (Py_ssize_t)sizeof(int32_t) || count < 0 || index.len % (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "gather(): offsets of count + 1 int32, and int32 indices");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (at[i] < 0 || at[i] > at[i + 1] || at[i + 1] > data.len) {
+            PyErr_SetString(PyExc_ValueError, "offsets out of the data");
+            goto done;
+        }
+    Py_ssize_t size = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t k = which[i];
+        if (k < 0 || k >= count) {
+            PyErr_SetString(PyExc_IndexError, "gather(): an index out of the texts");
+            goto done;
+        }
+        size += at[k + 1] - at[k];
+    }
+    result = PyBytes_FromStringAndSize(NULL, size);
+    if (!result) goto done;
+    char *to = PyBytes_AS_STRING(result), *const end = to + size;
+    const char *from = data.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t k = which[i], length = at[k + 1] - at[k];
+        if (length <= 16 && end - to >= 16 && data.len - at[k] >= 16) { /* a short text: two 16-byte moves' worth */
+            uint64_t x, y;
+            memcpy(&x, from + at[k], 8), memcpy(&y, from + at[k] + 8, 8);
+            memcpy(to, &x, 8), memcpy(to + 8, &y, 8); /* (the bytes past it are written over by the next) */
+        } else {
+            memcpy(to, from + at[k], (size_t)length);
+        }
+        to += length;
+    }
+done:
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&index);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"gather", gather, METH_VARARGS, "gather(offsets, data, index) -> bytes: a string array's texts at the indices"},
     {"scaled", scaled, METH_VARARGS,
      "scaled(offsets, data, places, whole, values, known, wrong): a string array's cells read as amounts"},
     {NULL, NULL, 0, NULL},

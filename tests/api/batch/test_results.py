@@ -62,6 +62,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+@pytest.mark.usefixtures("with_and_without_c")  # the records' pieces gathered in C, or by Arrow's take
 def test_csv_lines_are_the_typed_records_as_the_csv_module_writes_them(catalogue: Catalogue) -> None:
     records = _records(catalogue, TRICKY_IDS, [540000, 0, 1250])
     expected = io.StringIO()
@@ -72,6 +73,7 @@ def test_csv_lines_are_the_typed_records_as_the_csv_module_writes_them(catalogue
     assert '"a,""b"""' in expected.getvalue() and records.total == 6  # the id quoted; 2 + 1 + 1 + 2 records
 
 
+@pytest.mark.usefixtures("with_and_without_c")
 @pytest.mark.parametrize("ids", [TRICKY_IDS, [None, "x", None, 'q"'], ["a", "b", "c", "d"]])
 def test_json_lines_are_the_typed_records_as_json_dumps_writes_them(catalogue: Catalogue, ids: list[Any]) -> None:
     records = _records(catalogue, ids, [540000, -1250, 7])  # a negative amount: as the decimal's text

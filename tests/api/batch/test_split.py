@@ -318,3 +318,26 @@ def test_empty_chunks_are_skipped_and_other_dictionaries_left_to_the_join() -> N
     assert reader.recode(0, pa.chunked_array([first, holed])) is None
     # « hole » and the texts met first forgotten: the Encoder holds the texts the reader knows, and only those
     assert reader.encoder.size(0) == len(reader.texts[0]) and "hole" not in reader.texts[0].to_pylist()
+
+
+def test_gather_puts_the_texts_at_the_indices_end_to_end_as_arrow_takes_them() -> None:
+    """split_c.gather: the output's pieces (short texts moved 16 bytes at a time, long ones copied) end to end, the
+    bytes of Arrow's take; an index out of the texts refused."""
+    import numpy as np
+
+    from api.batch import split_c  # type: ignore[attr-defined]
+
+    texts = pa.array(["", "a", "é,b", "x" * 15, "y" * 16, "z" * 17, "C. énergie, art. D. 251-7, 1°"])
+    offsets, data = texts.buffers()[1], texts.buffers()[2]
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 5, 200):
+        index = rng.integers(0, len(texts), size=n).astype(np.int32)
+        expected = "".join(texts.take(pa.array(index)).to_pylist()).encode()
+        assert split_c.gather(offsets, data, index) == expected
+    # the last text at the end of the data: no byte read past it
+    assert split_c.gather(offsets, data, np.array([6, 1], dtype=np.int32)) == "C. énergie, art. D. 251-7, 1°a".encode()
+    for wrong in ([7], [-1]):
+        with pytest.raises(IndexError):
+            split_c.gather(offsets, data, np.array(wrong, dtype=np.int32))
+    with pytest.raises(ValueError):
+        split_c.gather(b"\0\0\0\0\x09\0\0\0", b"abc", np.array([0], dtype=np.int32))  # an offset beyond the data
