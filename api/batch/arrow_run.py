@@ -138,7 +138,7 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
             from api.catalogue.kept import load_catalogue
 
             catalogue = load_catalogue(settings.versions_dir)
-        engine = Engine(catalogue, form_store())
+        engine = Engine(catalogue, form_store(), lazy=True)  # each kernel compiled at its first call
         columnar = Columnar(catalogue, engine)
         if settings.engine == "columnar":
             learned.load(columnar, catalogue)  # the paths earlier runs traced (forked workers inherit them)
