@@ -21,7 +21,7 @@ import stat
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -79,11 +79,13 @@ class Piece:
 @dataclass(slots=True, frozen=True)
 class Span:
     """A block of whole lines of a regular file, by place: a worker process reads it itself (measured: sending the
-    bytes through the pool's pipe cost ~0.04 CPU-s a 16 MB block, in this process and the worker's)."""
+    bytes through the pool's pipe cost ~0.04 CPU-s a 16 MB block, in this process and the worker's). ``block``: its
+    number in the run's :class:`LineCounts` (its lines counted by the worker; -1: numbered by the item)."""
 
     path: str
     offset: int
     size: int
+    block: int = -1
 
     def read(self) -> bytes:
         with open(self.path, "rb") as source:
@@ -115,6 +117,45 @@ class RowGroups:
             _PARQUET_FILES.clear()
             _PARQUET_FILES[key] = found
         return found.read_row_groups(list(self.groups), use_threads=False)
+
+
+@dataclass(slots=True)
+class LineCounts:
+    """The line feeds of each block of a CSV the workers read by place (:class:`Span` with a ``block``), shared
+    with them: the main process cuts the blocks without reading them (:func:`api.batch.run.cut_spans`), each worker
+    counts its block's as it reads it, and a block's first line is the first line plus the counts before it. A count
+    not given yet is counted by the worker that asks (reading that block): no worker waits for another. The sums
+    known so far are kept in each process (each block is summed once a process)."""
+
+    first_line: int
+    spans: list[Span]
+    counts: Any  # a shared array of int64 (multiprocessing.RawArray), -1: not counted yet
+    summed: tuple[int, int] = (0, 0)  # (blocks summed, the first line of the next): this process's
+
+    @classmethod
+    def shared(cls, first_line: int, spans: list[Span], context: Any) -> LineCounts:
+        counts = context.RawArray("q", max(1, len(spans)))
+        counts[:] = [-1] * len(counts)
+        return cls(first_line, spans, counts, (0, first_line))
+
+    def counted(self, block: int, data: Any) -> None:
+        """Block ``block``'s line feeds, counted in ``data`` (its bytes) and given to the others."""
+        from api.batch.run import line_feeds
+
+        self.counts[block] = line_feeds(memoryview(data))
+
+    def first(self, block: int) -> int:
+        """The number of block ``block``'s first line."""
+        from api.batch.run import line_feeds
+
+        done, line = self.summed if self.summed[0] <= block else (0, self.first_line)
+        for j in range(done, block):
+            count = self.counts[j]
+            if count < 0:  # not counted yet (its worker has not read it): counted here
+                count = self.counts[j] = line_feeds(memoryview(self.spans[j].read()))
+            line += count
+        self.summed = (block, line)
+        return line
 
 
 def dictionary_columns(names: list[str]) -> list[str]:
@@ -183,7 +224,14 @@ def work(item: tuple[str, int, Any]) -> Piece:
     """One block's piece. Should the Arrow reading or the columns fail on something unforeseen, the block is read
     again by the row path, row by row (counted in ``recovered``): nothing a user sends gives a traceback."""
     kind, first, data = item
-    if isinstance(data, Span | ArrowFile):
+    numbered = None  # the block's first line, when its lines are counted here (LineCounts)
+    if isinstance(data, Span) and data.block >= 0:
+        counts: LineCounts = _STATE["line_counts"]
+        block = data.block
+        data = data.read()
+        counts.counted(block, data)
+        first, numbered = 0, lambda: counts.first(block)  # numbered from 0, then moved (_block)
+    elif isinstance(data, Span | ArrowFile):
         data = data.read()
     elif isinstance(data, RowGroups):
         try:
@@ -198,9 +246,9 @@ def work(item: tuple[str, int, Any]) -> Piece:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _arrow_block(kind, first, data, every_row=settings.engine == "rows")
+        return _arrow_block(kind, first, data, every_row=settings.engine == "rows", numbered=numbered)
     except Exception:  # noqa: BLE001 - the row path reads every row and words its errors
-        piece = _arrow_block(kind, first, data, every_row=True)
+        piece = _arrow_block(kind, first, data, every_row=True, numbered=numbered)
         piece.recovered = 1
         return piece
     finally:
@@ -214,7 +262,9 @@ def work(item: tuple[str, int, Any]) -> Piece:
             gc.enable()
 
 
-def _arrow_block(kind: str, first: int, data: Any, *, every_row: bool) -> Piece:
+def _arrow_block(
+    kind: str, first: int, data: Any, *, every_row: bool, numbered: Callable[[], int] | None = None
+) -> Piece:
     settings: Settings = _STATE["settings"]
     if kind == "csv":
         names = _names(settings.header)
@@ -226,7 +276,7 @@ def _arrow_block(kind: str, first: int, data: Any, *, every_row: bool) -> Piece:
             table = read_strings(lines.clean_bytes, names) if len(lines.clean) else None
         if table is not None and table.num_rows != len(lines.clean):  # not expected: read them one by one
             raise ValueError("the Arrow reading and the line sorting disagree")
-        return _block(lines.numbers, table, lines.clean, lines.suspect)
+        return _block(lines.numbers, table, lines.clean, lines.suspect, numbered=numbered)
     table = _strings(data)  # a Parquet batch
     n = table.num_rows
     numbers = first + np.arange(n, dtype=np.int64)
@@ -253,7 +303,10 @@ def _block(
     suspect: list[tuple[int, bytes]],
     *,
     every_row: bool = False,
+    numbered: Callable[[], int] | None = None,
 ) -> Piece:
+    """A block's piece; ``numbered``: the number of its first line, asked once its rows are computed (``numbers``
+    count from 0 until then: see :class:`LineCounts`)."""
     settings: Settings = _STATE["settings"]
     plan: CsvPlan = _STATE["plan"]
     tables: Tables = _STATE["tables"]
@@ -355,6 +408,8 @@ def _block(
                 continue
         return found
 
+    if numbered is not None:
+        numbers += numbered()
     ids = _ids(table, position, read_ids) if "id" in _names(full) else None
     records = Records(out, tables, numbers, ids, rows_of, explain_all=settings.reasons)
     return _piece(records, out, numbers, ids, expected, expected_known, settings)
@@ -565,6 +620,7 @@ def run_pieces(
             memos.save(_STATE["tables"], _STATE["catalogue"], spill)  # and the values they computed
     finally:
         _STATE.pop("placing", None)
+        _STATE.pop("line_counts", None)
 
 
 @dataclass(slots=True, frozen=True)

@@ -10,6 +10,7 @@ goes on. The command itself (arguments, exit codes, summary) is :mod:`api.cli.ba
 from __future__ import annotations
 
 import gc
+import io
 import itertools
 import multiprocessing
 import sys
@@ -84,7 +85,7 @@ def read_spans(
             carried += read
             continue
         yield line, carried + cut
-        line += _line_feeds(view[:cut])
+        line += line_feeds(view[:cut])
         carried = read - cut
     if carried:
         yield line, carried
@@ -104,7 +105,45 @@ def balanced_parts(left: int, target: int, workers: int) -> list[int]:
     return [max(1, -(-bulk // blocks))] * blocks + tail
 
 
-def _line_feeds(data: memoryview) -> int:
+def cut_spans(source: BinaryIO, *, scale: int = 1, parts: Sequence[int] = ()) -> list[int]:
+    """The sizes of the blocks :func:`read_spans` gives from the source's position (a seekable file) — each part cut
+    after its last line feed, a part without one carried into the next — found by reading only a few kB before each
+    part's end, the lines not counted: for workers that count their own blocks' lines (``arrow_run.LineCounts``;
+    measured on 225 MB: this process read and counted every byte, 0.1 CPU-s taken from the workers' two cores)."""
+    sizes = list(parts) or [BLOCK_BYTES * scale]
+    start = source.tell()
+    end = source.seek(0, io.SEEK_END)
+    found: list[int] = []
+    block_start = at = start
+    for k in itertools.count():
+        if at >= end:
+            break
+        part_end = min(at + sizes[min(k, len(sizes) - 1)], end)
+        cut = _after_last_line_feed(source, at, part_end)
+        if cut is not None:
+            found.append(cut - block_start)
+            block_start = cut
+        at = part_end
+    if block_start < end:
+        found.append(end - block_start)
+    source.seek(start)
+    return found
+
+
+def _after_last_line_feed(source: BinaryIO, low: int, high: int, window: int = 1 << 16) -> int | None:
+    """The position just after the last line feed of ``source[low:high]`` (None: none), read backwards from
+    ``high`` a window at a time."""
+    while high > low:
+        at = max(low, high - window)
+        source.seek(at)
+        found = source.read(high - at).rfind(b"\n")
+        if found >= 0:
+            return at + found + 1
+        high = at
+    return None
+
+
+def line_feeds(data: memoryview) -> int:
     """The line feeds in ``data``, counted by numpy a megabyte at a time into one reused buffer (measured on a 16 MB
     part of a CSV: 1.4 ms, against 7.2 ms for ``bytes.count``, which reads byte by byte; the main process counts
     every line of the input while the workers compute)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import multiprocessing
 import os
 import stat
 import sys
@@ -26,9 +27,17 @@ from typing import Annotated, Any, BinaryIO
 import numpy as np
 import typer
 
-from api.batch.arrow_run import Piece, Settings, Span, header_problem, run_pieces, setup, write_piece
+from api.batch.arrow_run import LineCounts, Piece, Settings, Span, header_problem, run_pieces, setup, write_piece
 from api.batch.results import OUTPUT_COLUMNS, euros
-from api.batch.run import BLOCK_BYTES, PARALLEL_FROM_BYTES, Progress, balanced_parts, read_blocks, read_spans
+from api.batch.run import (
+    BLOCK_BYTES,
+    PARALLEL_FROM_BYTES,
+    Progress,
+    balanced_parts,
+    cut_spans,
+    read_blocks,
+    read_spans,
+)
 from api.cli.options import VersionsDir, catalogue_from, fail
 
 END_AT_ONCE = False  # set by the console script: a finished run ends its process without the teardown
@@ -163,8 +172,11 @@ def batch(
             first_line = 2 if kind is Format.CSV else 1
             if count > 1 and input_path != "-" and source.seekable():  # the workers read their blocks themselves
                 parts = balanced_parts(size - source.tell(), BLOCK_BYTES * block, count)
-                sizes = read_spans(source, first_line, progress=meter, scale=block, parts=parts)
-                items = ((kind.value, first, span) for first, span in _spans(sizes, input_path, source.tell()))
+                if kind is Format.CSV and FORKED:  # cut here, their lines counted by the workers (LineCounts)
+                    items = _counted_spans(source, first_line, input_path, parts, meter)
+                else:
+                    sizes = read_spans(source, first_line, progress=meter, scale=block, parts=parts)
+                    items = ((kind.value, first, span) for first, span in _spans(sizes, input_path, source.tell()))
             else:
                 items = ((kind.value, first, data) for first, data in _blocks(source, first_line, block, meter))
         totals = Piece()
@@ -216,6 +228,32 @@ def _spans(sizes: Iterator[tuple[int, int]], path: str, offset: int) -> Iterator
     for first, size in sizes:
         yield first, Span(path, offset, size)
         offset += size
+
+
+FORKED = "fork" in multiprocessing.get_all_start_methods()  # run_pieces forks its workers: they inherit _STATE
+
+
+def _counted_spans(
+    source: BinaryIO, first_line: int, path: str, parts: list[int], meter: Progress
+) -> Iterator[tuple[str, int, Span]]:
+    """The CSV's blocks by place, cut without reading them (:func:`api.batch.run.cut_spans`), each numbered in the
+    run's :class:`~api.batch.arrow_run.LineCounts` (set before the workers are forked: they inherit it), whose lines
+    the workers count."""
+    from api.batch import arrow_run
+
+    offset = source.tell()
+    spans = []
+    for k, size in enumerate(cut_spans(source, parts=parts)):
+        spans.append(Span(path, offset, size, k))
+        offset += size
+    arrow_run._STATE["line_counts"] = LineCounts.shared(first_line, spans, multiprocessing.get_context("fork"))
+
+    def items() -> Iterator[tuple[str, int, Span]]:
+        for k, span in enumerate(spans):
+            yield "csv", k, span  # (the item's number: a name for its spill files; its first line: its LineCounts)
+            meter.read(span.size)
+
+    return items()
 
 
 def _parquet(source: BinaryIO) -> tuple[list[str], Any]:

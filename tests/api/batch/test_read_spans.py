@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +60,43 @@ def test_spans_read_in_the_parts_given_end_on_whole_lines() -> None:
     line = max(len(x) + 1 for x in data.split(b"\n"))  # the longest line, its line feed counted
     assert 4000 - line < spans[0][1] <= 4000 and 4000 - line < spans[1][1] < 4000 + line  # the parts given
     assert max(size for _, size in spans[2:]) < 1000 + line  # then the last size given, again and again
+
+
+@pytest.mark.parametrize("parts", [[], [7], [64, 64, 10], [1000, 3]])
+def test_cut_spans_are_the_spans_read_without_reading_the_blocks(parts: list[int]) -> None:
+    """cut_spans (the main process of a parallel CSV run) cuts the blocks read_spans cuts, reading only near the
+    cuts: the same sizes, from the source's position, which it leaves where it was."""
+    from api.batch.run import cut_spans
+
+    rng = random.Random(len(parts))
+    for _ in range(100):
+        lines = [b"x" * rng.choice([0, 1, 5, 40, 300, 5000]) for _ in range(rng.randint(0, 60))]
+        data = b"header\n" + b"\n".join(lines) + (b"\n" if rng.random() < 0.5 else b"")
+        source = io.BufferedReader(io.BytesIO(data))
+        source.readline()
+        with Progress(len(data), enabled=False) as progress:
+            expected = [size for _, size in read_spans(source, 2, progress=progress, scale=1, parts=parts)]
+        source.seek(7)
+        assert cut_spans(source, scale=1, parts=parts) == expected
+        assert source.tell() == 7
+
+
+def test_each_block_is_numbered_from_the_line_counts_of_those_before_it(tmp_path: Path) -> None:
+    """LineCounts: a block's first line is the first line plus the line feeds of the blocks before it, counted by
+    their workers or, not counted yet, by the one that asks (reading them); the sums kept do not change an answer."""
+    import multiprocessing
+
+    from api.batch.arrow_run import LineCounts, Span
+
+    data = b"".join(b"%d\n" % i for i in range(100))
+    path = tmp_path / "in.csv"
+    path.write_bytes(data)
+    cuts = [0, 10, 10, 55, 290, len(data)]  # an empty block among them
+    spans = [Span(str(path), a, b - a, k) for k, (a, b) in enumerate(zip(cuts, cuts[1:], strict=False))]
+    expected = [2 + data[:a].count(b"\n") for a in cuts[:-1]]
+    counts = LineCounts.shared(2, spans, multiprocessing.get_context())
+    assert [counts.first(k) for k in range(len(spans))] == expected  # nothing counted before: each counted here
+    other = LineCounts.shared(2, spans, multiprocessing.get_context())
+    other.counted(3, spans[3].read())  # as its worker does
+    assert list(other.counts)[3] == data[55:290].count(b"\n") and list(other.counts)[:3] == [-1, -1, -1]
+    assert [other.first(k) for k in (4, 1, 4, 0)] == [expected[4], expected[1], expected[4], expected[0]]
