@@ -121,6 +121,7 @@ def batch(
     versions_dir: VersionsDir = None,
 ) -> None:
     """Compute many purchases: CSV (documented header), Parquet or JSON Lines in; results out."""
+    _keep_freed_memory()
     kind = format or _by_extension(input_path) or Format.CSV
     target = out_format or (_by_extension(str(out)) if out else None) or kind
     if target is Format.PARQUET and out is None and sys.stdout.isatty():
@@ -211,6 +212,29 @@ def batch(
         sys.stderr.flush()
         os._exit(code)
     raise typer.Exit(code)
+
+
+def _keep_freed_memory() -> None:
+    """glibc's malloc told to keep up to 256 MB of freed memory at its heap's top (M_TRIM_THRESHOLD) and to grow the
+    heap 64 MB at a time (M_TOP_PAD), where by default it gives back to the system what passes 128 kB: a block's
+    arrays, freed at its end, are then the next block's without the kernel clearing them again (measured on
+    1 000 000 rows, runs alternated, 2026-12-07: system time 0.62 -> 0.50 s, the run 1.956 -> 1.905 s, median of 7;
+    once 1.93 -> 1.85 s). The memory stays flat: one block's, kept. Set before the workers are forked (they inherit
+    it); not where the environment sets MALLOC_TRIM_THRESHOLD_ or MALLOC_TOP_PAD_ (glibc reads them itself), nor off
+    Linux."""
+    if not sys.platform.startswith("linux") or any(
+        name in os.environ for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")
+    ):
+        return
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # glibc's; another C library may have none
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_top_pad = -1, -2  # glibc's malloc.h
+    mallopt(m_trim_threshold, 256 << 20)
+    mallopt(m_top_pad, 64 << 20)
 
 
 def _no_lines() -> Any:

@@ -353,3 +353,34 @@ def test_a_bad_header_leaves_the_last_output_as_it_was(tmp_path: Path, workers: 
     result = run(str(bad), "--quiet", "--workers", workers, "--out", str(out))
     assert result.exit_code == 2 and json.loads(result.stderr)["errors"][0]["field"] == "header"
     assert out.read_bytes() == kept and len(kept) > 100
+
+
+def test_the_batch_keeps_freed_memory_unless_the_environment_says_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`vigueur batch` tells glibc's malloc to keep 256 MB of freed memory and grow its heap 64 MB at a time
+    (api.cli.batch._keep_freed_memory); a MALLOC_TRIM_THRESHOLD_ or MALLOC_TOP_PAD_ of the environment wins."""
+    import ctypes
+    import sys
+
+    import api.cli.batch as batch_cli
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("glibc's mallopt: Linux only")
+    calls: list[tuple[int, int]] = []
+
+    class Libc:
+        def __init__(self, name: object) -> None:
+            assert name is None  # the process's own symbols (glibc's)
+
+        def mallopt(self, option: int, value: int) -> int:
+            calls.append((option, value))
+            return 1
+
+    monkeypatch.setattr(ctypes, "CDLL", Libc)
+    for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_"):
+        monkeypatch.delenv(name, raising=False)
+    batch_cli._keep_freed_memory()
+    assert calls == [(-1, 256 << 20), (-2, 64 << 20)]  # M_TRIM_THRESHOLD, M_TOP_PAD of malloc.h
+    calls.clear()
+    monkeypatch.setenv("MALLOC_TOP_PAD_", "0")
+    batch_cli._keep_freed_memory()
+    assert calls == []
