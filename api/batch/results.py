@@ -165,6 +165,10 @@ class Memo:
         return cached[1]
 
 
+_DAY_ZERO, _DAYS = date(2000, 1, 1).toordinal(), 1 << 14  # the days of deadline_codes' table: 2000 to 2044
+_PAIRS, _PARAGRAPHS = 1 << 9, 1 << 10  # provenance_codes' table: (version, kept version) pairs, paragraphs (and none)
+
+
 def pack(parts: list[tuple[npt.NDArray[Any], int]]) -> npt.NDArray[np.int64]:
     """Integer keys of several columns (``parts``: (integers from -1 to 2^bits - 2, bits), 62 bits at most)."""
     key = np.zeros(len(parts[0][0]), dtype=np.int64)
@@ -186,6 +190,11 @@ class Tables:
         # each version ended (the aid's end), and False at index -1 (no version)
         self._ended = np.array([catalogue.versions[v].role is Role.ENDED for v in self.version_ids] + [False])
         self.deadlines = Memo()  # ISO dates, by (scheme, decisive day)
+        self._deadline_codes = np.full(len(ALL_SCHEMES) * _DAYS, -2, dtype=np.int32)  # deadline_codes' table
+        # provenance_codes' tables: each (version, kept version) pair's slot (-1: none yet), then by slot and paragraph
+        self._pair_slots = np.full(len(self.version_ids) * (len(self.version_ids) + 1), -1, dtype=np.int64)
+        self._pairs = 0
+        self._provenance_codes = np.full(_PAIRS * _PARAGRAPHS, -2, dtype=np.int32)
         self.provenances = Memo()  # by (version, kept version, paragraph)
         self.explanations = Memo()  # (reason, missing facts), by explained_key
         self.eventful_known: dict[tuple[int, int, int, int], int] = {}  # eventful_day's
@@ -210,9 +219,22 @@ class Tables:
         codes = np.full(len(day), -1, dtype=np.int64)
         picked = np.flatnonzero(stated)
         pk, pday = k[picked], day[picked]
-        codes[picked] = self.deadlines.codes(
-            pack([(pk, 3), (pday, 23)]), lambda first: [self._deadline(int(pk[j]), int(pday[j])) for j in first]
-        )
+        # looked up in a table by scheme and day (one take), the memo asked for the pairs the table has not met
+        # (measured on a block of 71 000 rows: 8.5 -> 2.1-2.9 ms, the memo's hashing of every key the most of it)
+        at = pday - _DAY_ZERO
+        inside = (at >= 0) & (at < _DAYS)
+        slot = np.where(inside, pk * _DAYS + at, 0)
+        found = np.where(inside, self._deadline_codes[slot], -2)
+        asked = np.flatnonzero(found == -2)  # (-2: not met yet; -1: met, no deadline)
+        if asked.size:
+            ak, aday = pk[asked], pday[asked]
+            got = self.deadlines.codes(
+                pack([(ak, 3), (aday, 23)]), lambda first: [self._deadline(int(ak[j]), int(aday[j])) for j in first]
+            )
+            found[asked] = got
+            kept = inside[asked]
+            self._deadline_codes[slot[asked][kept]] = got[kept]
+        codes[picked] = found
         return codes
 
     def _deadline(self, k: int, day: int) -> str | None:
@@ -229,10 +251,29 @@ class Tables:
         codes = np.full(len(version), -1, dtype=np.int64)
         picked = np.flatnonzero(version >= 0)
         v, kp, p = version[picked], kept[picked], paragraph[picked]
-        codes[picked] = self.provenances.codes(
-            pack([(v, 14), (kp, 14), (p, 30)]),
-            lambda first: [self.provenance(int(v[j]), int(kp[j]), int(p[j])) for j in first],
-        )
+        # looked up in tables: each (version, kept version) met numbered in one, then with the paragraph in another
+        # (two takes), the memo asked for what they have not met (measured on a block of 71 000 rows: 9 -> 2.5 ms)
+        pair = v * (len(self.version_ids) + 1) + (kp + 1)
+        slot = self._pair_slots[pair]
+        if (slot < 0).any():  # pairs not numbered yet: numbered, as long as there is room
+            new = np.unique(pair[slot < 0])[: max(0, _PAIRS - self._pairs)]
+            self._pair_slots[new] = np.arange(self._pairs, self._pairs + len(new))
+            self._pairs += len(new)
+            slot = self._pair_slots[pair]
+        inside = (slot >= 0) & (p + 1 < _PARAGRAPHS)
+        at = np.where(inside, slot * _PARAGRAPHS + (p + 1), 0)
+        found = np.where(inside, self._provenance_codes[at], -2)
+        asked = np.flatnonzero(found == -2)  # (-2: not met yet; -1: met, none)
+        if asked.size:
+            av, akp, ap = v[asked], kp[asked], p[asked]
+            got = self.provenances.codes(
+                pack([(av, 14), (akp, 14), (ap, 30)]),
+                lambda first: [self.provenance(int(av[j]), int(akp[j]), int(ap[j])) for j in first],
+            )
+            found[asked] = got
+            held = inside[asked]
+            self._provenance_codes[at[asked][held]] = got[held]
+        codes[picked] = found
         return codes
 
     def provenance(self, version: int, kept: int, paragraph: int) -> str | None:

@@ -141,3 +141,32 @@ def test_a_parquet_column_of_codes_is_written_as_the_distinct_values_used_in_ord
     assert again.equals(encoded)
     empty = _encoded(np.array([-1, -1]), pa.array([], pa.string()))
     assert empty.type == encoded.type and empty.to_pylist() == [None, None]
+
+
+def test_deadlines_and_provenances_are_those_of_their_keys_inside_the_tables_and_out(catalogue: Catalogue) -> None:
+    """Tables.deadline_codes and provenance_codes look keys up in dense tables, the memo asked for those not met and
+    those outside the tables (days before 2000 or from 2044, paragraphs past the 1 023rd, pairs past the 512th): the
+    value of every result is what _deadline and provenance give for its key, asked once, twice (the tables' answers),
+    and from another order."""
+    tables = Tables(catalogue)
+    for n in range(1100):  # paragraphs, past the table's
+        tables.numbering.number(f"art. {n}")
+    rng = np.random.default_rng(3)
+    n = 4000
+    k = rng.integers(0, len(ALL_SCHEMES), n)
+    days = np.array([date(1995, 1, 1).toordinal(), date(2044, 12, 31).toordinal(), date(2020, 7, 15).toordinal()])
+    day = np.where(rng.random(n) < 0.1, rng.choice(days, n), rng.integers(733000, 740000, n))
+    status = np.full(n, STATUSES.index(COMPUTED), dtype=np.int64)
+    count = len(tables.version_ids)
+    version = rng.integers(-1, count, n)
+    kept = rng.integers(-1, count, n)  # more pairs than the table's 512
+    paragraph = np.where(rng.random(n) < 0.1, rng.integers(1000, 1100, n), rng.integers(-1, 40, n))
+    for order in (np.arange(n), np.arange(n), rng.permutation(n)):
+        deadlines = tables.deadline_codes(k[order], day[order], version[order], status[order])
+        provenances = tables.provenance_codes(version[order], kept[order], paragraph[order])
+        for j, i in enumerate(order.tolist()):
+            got = tables.deadlines.values[deadlines[j]] if deadlines[j] >= 0 else None
+            assert got == tables._deadline(int(k[i]), int(day[i]))  # (computed: every day has its deadline stated)
+            expected = tables.provenance(int(version[i]), int(kept[i]), int(paragraph[i]))
+            assert (tables.provenances.values[provenances[j]] if provenances[j] >= 0 else None) == expected
+    assert tables._pairs == 512  # the pair table full: the others asked of the memo
