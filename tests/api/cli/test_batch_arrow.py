@@ -258,6 +258,12 @@ def test_workers_read_parquet_row_groups_themselves(
     assert result.exit_code == 2, result.output
     problem = json.loads(result.stderr)
     assert problem["title"] == "Invalid Parquet input" and problem["errors"][0]["message"].startswith("row ")
+    # read by this process, its first batches read ahead by a thread during the set-up (api.cli.batch._read_ahead):
+    # the same stop, one problem document, no result written
+    piped = run("-", "--format", "parquet", "--quiet", "--out-format", "csv", "--workers", "2", stdin=bytes(data))
+    assert piped.exit_code == 2 and piped.stdout.count("\n") <= 1, piped.output  # (the header line at most)
+    problem = json.loads(piped.stderr)
+    assert problem["title"] == "Invalid Parquet input" and problem["errors"][0]["message"].startswith("row ")
 
 
 def test_json_lines_ids_pass_through(tmp_path: Path) -> None:
