@@ -289,8 +289,9 @@ def _read_ahead(items: Iterator[Any], count: int) -> tuple[Iterator[Any], thread
     """The items, the first ``count`` read by a thread while this process sets up: a Parquet file this process reads
     alone (Arrow lets the GIL go while it decodes), on the core the set-up leaves idle, so that the workers start at
     once rather than wait for this process to read their first batches (measured on one row group of 1 000 000 rows:
-    the workers' first batches begun at 0.39 s rather than 0.44-0.48 s; the run, alternated, 2.238 -> 2.209 s). The thread is to be joined before the workers are forked; what it raised (a damaged file:
-    the problem document written) is raised where its item would have come, as without it."""
+    the workers' first batches begun at 0.39 s rather than 0.44-0.48 s; the run, alternated, 2.238 -> 2.209 s). The
+    thread is to be joined before the workers are forked; what it raised (a damaged file: the problem document
+    written) is raised where its item would have come, as without it."""
     head: list[Any] = []
     failed: list[BaseException] = []
 
