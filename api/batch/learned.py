@@ -147,6 +147,7 @@ def load(columnar: Any, catalogue: Any) -> bool:
     try:
         columnar.restore(kept["recordings"])
         columnar.learn_lifted_results(kept.get("lifted", {}))
+        columnar.index_lifted_results()
     except (ValueError, TypeError, KeyError, AttributeError):
         return False
     _restore_leaf_tables(columnar, kept.get("leaves"))

@@ -27,7 +27,15 @@ from legislation.columnar.recorded import (
     signature,
     walk,
 )
-from legislation.columnar.symbolic import Column, Fallback, SymRow, TooManyPaths, Trace, Unvectorisable
+from legislation.columnar.symbolic import (
+    Column,
+    Fallback,
+    SymRow,
+    TooManyPaths,
+    Trace,
+    Unvectorisable,
+    lift_table,
+)
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
 from legislation.fast.engine import NO_BRANCHES, Engine, VersionPlan
@@ -214,6 +222,17 @@ class Columnar:
         """Results of :meth:`lifted_results` (another process, an earlier run), added to this engine's."""
         for key, found in results.items():
             self._lift_memo.setdefault(key, {}).update(found)
+
+    def index_lifted_results(self) -> None:
+        """The look-up table of each lifted function's results known so far made now
+        (:func:`~legislation.columnar.symbolic.lift_table`), as a trace makes it after computing them: a batch's
+        workers, forked after their set-up, inherit them rather than each making them in its first block from a call
+        per distinct value (measured on 1 000 000 rows, 2 workers: ~0.1 CPU-s less in each worker's first block, ~0.02
+        s more in the set-up)."""
+        for key, memo in self._lift_memo.items():
+            table = lift_table(memo)
+            if table is not None:
+                self._lift_tables[key] = table
 
     def learn(self, learned: Mapping[RecordingKey, tuple[frozenset[str], Mapping[str, Any], dict[Any, Any]]]) -> None:
         """Paths found by another :class:`Columnar` of the same catalogue (:meth:`take_learned`), replayed from now

@@ -549,19 +549,9 @@ class Trace:
             raise Unvectorisable(f"{getattr(function, '__name__', function)} gives {sorted(map(str, kinds))}")
         kind = str(kinds.pop()) if kinds else "int"
         table = np.array([r for r, _ in results] or [0], dtype=np.int64)
-        every = sorted(memo.items())
-        if every and len({k for _, (_, k) in every}) == 1 and every[0][1][1] == kind:  # for the next chunks
-            results_all = np.array([r for _, (r, _) in every], dtype=np.int64)
-            values_all = np.array([v for v, _ in every], dtype=np.int64)
-            self.lift_tables[key] = (
-                len(memo),
-                values_all,
-                results_all,
-                kind,
-                int(results_all.min()),
-                int(results_all.max()),
-                _dense_lookup(values_all, results_all),
-            )
+        tables = lift_table(memo)
+        if tables is not None and tables[3] == kind:  # for the next chunks
+            self.lift_tables[key] = tables
         where = np.searchsorted(np.array(distinct or [0], dtype=np.int64), values)
         lifted = table[np.minimum(where, len(table) - 1)]  # a row that does not give the column: any value
         lo, hi = (int(table.min()), int(table.max()))
@@ -711,6 +701,35 @@ def _operand(value: Any, wide: bool) -> Any:
         array = value.value
         return array.astype(np.int64) if wide and array.dtype != np.int64 and array.dtype != np.bool_ else array
     return np.int64(value) if wide else np.int32(value)
+
+
+def lift_table(memo: Mapping[int, tuple[int, str | None]]) -> tuple[int, Array, Array, str, int, int, Any] | None:
+    """A lifted function's known results (``memo``: value -> (result, its kind)) as sorted arrays, for a look-up of
+    a whole column (:meth:`Trace.lift`): (how many, the values, their results, the kind, the least and the greatest
+    result, the dense look-up of :func:`_dense_lookup`); None when the results are not all of one kind. Made by a
+    trace from what it computed, or by :meth:`~legislation.columnar.Columnar.learn_lifted_results` from what an
+    earlier run kept (then a process's first chunk finds its values without a call per value)."""
+    if not memo:
+        return None
+    kinds = {k for _, k in memo.values()}
+    if len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    if kind not in ("date", "int"):
+        return None
+    values_all = np.fromiter(memo.keys(), dtype=np.int64, count=len(memo))
+    results_all = np.fromiter((r for r, _ in memo.values()), dtype=np.int64, count=len(memo))
+    order = np.argsort(values_all, kind="stable")
+    values_all, results_all = values_all[order], results_all[order]
+    return (
+        len(memo),
+        values_all,
+        results_all,
+        str(kind),
+        int(results_all.min()),
+        int(results_all.max()),
+        _dense_lookup(values_all, results_all),
+    )
 
 
 def _dense_lookup(values: Array, results: Array) -> tuple[int, Array, Mask] | None:

@@ -71,6 +71,39 @@ def test_a_workers_new_paths_are_learnt_by_another_engine(tmp_path: Path) -> Non
         assert _columnar(result, i) == _columnar(expected, i)  # type: ignore[arg-type]
 
 
+def test_kept_lifted_results_are_indexed_as_a_trace_indexes_them(tmp_path: Path) -> None:
+    """The calendar helpers' results an earlier run kept, indexed at load (index_lifted_results), are the very tables
+    a trace makes after computing them, and the rows looked up in them get the outcomes of a fresh trace."""
+    import numpy as np
+
+    rows, _ = _generated(33, 25)
+    columns = _columns(rows)
+    first = _runner()
+    first.compute(columns)
+    made = dict(first._lift_tables)
+    assert made, "the generated rows call no calendar helper: nothing to compare"
+    path = tmp_path / "kept.paths"
+    path.write_bytes(learned.dumps({"recordings": first.recordings(), "lifted": first.lifted_results()}))
+    kept = learned.loads(path.read_bytes())
+    second = _runner()
+    second.restore(kept["recordings"])
+    second.learn_lifted_results(kept["lifted"])
+    second.index_lifted_results()
+    assert set(second._lift_tables) == set(made)
+    for key, table in made.items():
+        indexed = second._lift_tables[key]
+        assert indexed[0] == table[0] and indexed[3:6] == table[3:6], key  # how many, kind, least, greatest
+        assert np.array_equal(indexed[1], table[1]) and np.array_equal(indexed[2], table[2]), key
+        assert (indexed[6] is None) == (table[6] is None), key
+        if table[6] is not None:
+            assert indexed[6][0] == table[6][0], key
+            assert np.array_equal(indexed[6][1], table[6][1]) and np.array_equal(indexed[6][2], table[6][2]), key
+    result = second.compute(columns)
+    expected = _fresh(columns)
+    for i in range(len(rows)):
+        assert _columnar(result, i) == _columnar(expected, i)  # type: ignore[arg-type]
+
+
 def test_a_run_of_vigueur_batch_keeps_its_paths_for_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from api.batch.csv_rows import CSV_COLUMNS
     from tests.api.cli.test_batch_arrow import cells, run
