@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from enum import Enum
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -703,6 +704,9 @@ def _operand(value: Any, wide: bool) -> Any:
     return np.int64(value) if wide else np.int32(value)
 
 
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
 def lift_table(memo: Mapping[int, tuple[int, str | None]]) -> tuple[int, Array, Array, str, int, int, Any] | None:
     """A lifted function's known results (``memo``: value -> (result, its kind)) as sorted arrays, for a look-up of
     a whole column (:meth:`Trace.lift`): (how many, the values, their results, the kind, the least and the greatest
@@ -711,14 +715,14 @@ def lift_table(memo: Mapping[int, tuple[int, str | None]]) -> tuple[int, Array, 
     earlier run kept (then a process's first chunk finds its values without a call per value)."""
     if not memo:
         return None
-    kinds = {k for _, k in memo.values()}
+    kinds = set(map(_SECOND, memo.values()))
     if len(kinds) != 1:
         return None
     kind = kinds.pop()
     if kind not in ("date", "int"):
         return None
     values_all = np.fromiter(memo.keys(), dtype=np.int64, count=len(memo))
-    results_all = np.fromiter((r for r, _ in memo.values()), dtype=np.int64, count=len(memo))
+    results_all = np.fromiter(map(_FIRST, memo.values()), dtype=np.int64, count=len(memo))
     order = np.argsort(values_all, kind="stable")
     values_all, results_all = values_all[order], results_all[order]
     return (
