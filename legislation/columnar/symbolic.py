@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from enum import Enum
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -310,7 +311,7 @@ class Trace:
                 except (TooManyPaths, Concretize):
                     raise
                 except Exception as exc:  # noqa: BLE001 - any failure: the row engine computes these rows
-                    result = Fallback(f"{type(exc).__name__}: {exc}")
+                    result = Fallback(_failure(exc))
                 leaves.append((self.mask, result))
                 self.records.append((tuple(self.steps), result))
                 if len(leaves) >= self.limit and self.pending:
@@ -702,6 +703,27 @@ def _operand(value: Any, wide: bool) -> Any:
         array = value.value
         return array.astype(np.int64) if wide and array.dtype != np.int64 and array.dtype != np.bool_ else array
     return np.int64(value) if wide else np.int32(value)
+
+
+def _failure(exc: Exception) -> str:
+    """Why a path fell back, as the report counts it: the exception and its message, and where the calculator's code
+    raised it when the message says nothing (« StopIteration » alone: which ``next`` ran out, in which function)."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if str(exc):
+        return text
+    where = None
+    tb = exc.__traceback__
+    while tb is not None:  # the innermost frame outside this package: the calculator's or the kit's line
+        path = Path(tb.tb_frame.f_code.co_filename).resolve()
+        if path.parent != _HERE:
+            shown = path.relative_to(_ROOT).as_posix() if path.is_relative_to(_ROOT) else path.name
+            where = f"{shown}:{tb.tb_lineno} ({tb.tb_frame.f_code.co_name})"
+        tb = tb.tb_next
+    return text if where is None else f"{text} in {where}"
+
+
+_HERE = Path(__file__).resolve().parent
+_ROOT = _HERE.parent.parent
 
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)

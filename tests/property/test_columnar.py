@@ -378,3 +378,27 @@ def test_the_version_of_each_day_is_numpys_search_of_the_start_days() -> None:
     assert np.array_equal(_version_at(starts, days.astype(np.int32)), expected)
     wide = np.array([0, 5_000_000], dtype=np.int64)  # a range too long for a table: the search itself
     assert np.array_equal(_version_at(wide, days), np.searchsorted(wide, days, side="right") - 1)
+
+
+def test_a_failure_without_a_message_is_reported_with_the_line_that_raised_it() -> None:
+    """« StopIteration » alone says nothing: a fallback whose exception has no message names the file, line and
+    function of the calculator's code that raised it — the rows still get the row engine's exact results."""
+    engine = Engine(CATALOGUE)
+    plan = next(p for p in engine.schemes[next(iter(engine.schemes))].plans if p.version.role is Role.AMOUNTS)
+    original: Kernel = plan.kernel
+
+    def running_out(row: Row, branches: frozenset[str], day: date) -> Outcome:
+        if row.vehicle_co2_g_per_km is None or isinstance(row.vehicle_co2_g_per_km, int):  # a row; a column raises
+            return original(row, branches, day)
+        return next(iter(()))  # raises StopIteration() — no message
+
+    plan.kernel = running_out
+    rows = [r for r in _generated(3, 40)[0] if r.exact]
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0
+    result = runner.compute(_columns(rows))
+    line = running_out.__code__.co_firstlineno + 3  # the `return next(iter(()))` line
+    expected = f"StopIteration in tests/property/test_columnar.py:{line} (running_out)"
+    assert any(expected in reason for reason in result.fallback_reasons), result.fallback_reasons
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(engine, row)
