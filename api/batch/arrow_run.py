@@ -201,7 +201,9 @@ def _fast_walk() -> None:
     0.07 CPU-s)."""
     from legislation.columnar import recorded
 
-    recorded.FAST_WALK = None if os.environ.get("VIGUEUR_NO_C") else recorded.COMPILED_WALK
+    off = bool(os.environ.get("VIGUEUR_NO_C"))
+    recorded.FAST_WALK = None if off else recorded.COMPILED_WALK
+    recorded.FAST_LOOKUP = None if off else recorded.COMPILED_LOOKUP
 
 
 def header_problem(header: list[str], expect: str | None) -> str | None:

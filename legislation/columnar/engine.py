@@ -25,6 +25,7 @@ from legislation.columnar.recorded import (
     leaf_value,
     replay,
     signature,
+    take,
     walk,
 )
 from legislation.columnar.symbolic import (
@@ -57,7 +58,7 @@ STATUSES: tuple[str, ...] = (COMPUTED, MISSING_FACTS, NO_VERSION, KEPT_NOT_ON_FI
 INVALID = STATUSES.index("invalid")
 _STATUS = {s: i for i, s in enumerate(STATUSES)}
 
-CHUNK = 1 << 18  # rows of one version traced together (bounded memory: a few arrays of this size per operation)
+CHUNK = 1 << 20  # rows of one version traced together (bounded memory: a few arrays of this size per operation)
 PATH_LIMIT = 4096  # paths explored in one chunk before the chunk is left to the row engine
 ROWS_PER_PATH, MIN_PATHS = 6, 64  # fewer rows per path than this (past 64 paths): the row engine is faster
 # a recording is replayed when its paths are at least one per this many rows of the chunk: its index splits cost
@@ -839,9 +840,9 @@ class Columnar:
             if (table == table[0]).all():  # the same for every leaf (the version, often the status…)
                 target[s, where] = table[0]
             elif contiguous:  # straight into the result (a view of it)
-                np.take(table.astype(target.dtype), leaf, out=target[s, where], mode="clip")
+                take(table, leaf, target[s, where])
             else:
-                target[s, where] = np.take(table.astype(target.dtype), leaf, mode="clip")
+                target[s, where] = take(table, leaf, np.empty(size, dtype=target.dtype))
         if fallback.any():
             result.fallback[s, where] = fallback[leaf]
 
@@ -850,16 +851,19 @@ class Columnar:
     def _fall_back(
         self, result: ColumnarResult, facts: Mapping[str, Column], row_fallback: npt.NDArray[np.bool_]
     ) -> None:
-        result.fallback[:, row_fallback] = True
-        if row_fallback.any():
+        items: list[tuple[int, tuple[Scheme, ...]]] = []
+        if row_fallback.any():  # (most calls: none — no pass over the result arrays)
+            result.fallback[:, row_fallback] = True
             result.fallback_reasons["the resolver's dates (a missing or contradicted date)"] += (
                 int((result.requested[:, row_fallback]).sum())
             )
-        fallen = np.flatnonzero(row_fallback)
-        items: list[tuple[int, tuple[Scheme, ...]]] = [
-            (i, SCHEME_TUPLES[t]) for i, t in zip(fallen.tolist(), result.row_schemes[fallen].tolist(), strict=True)
-        ]
+            fallen = np.flatnonzero(row_fallback)
+            items = [
+                (i, SCHEME_TUPLES[t]) for i, t in zip(fallen.tolist(), result.row_schemes[fallen].tolist(), strict=True)
+            ]
         for s, scheme in enumerate(ALL_SCHEMES):
+            if not result.fallback[s].any():
+                continue
             alone = shared_schemes((scheme,))
             items.extend(
                 (j, alone) for j in np.flatnonzero(result.fallback[s] & result.requested[s] & ~row_fallback).tolist()
@@ -941,7 +945,7 @@ def _leaf_codes(result: ColumnarResult, s: int, rows: Any, tables: Any, where: A
 def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64) -> I64:
     """Each row's amount into ``out`` (int64 zeros): its leaf's number, plus its leaf's column (0 where not known)."""
     if constants.any():  # the leaves whose amount is a number: one table
-        np.take(constants, leaf, out=out, mode="clip")
+        take(constants, leaf, out)
     for value, mask in columns.values():
         values = value.value
         np.add(out, values if mask is None else np.multiply(values, mask, dtype=values.dtype), out=out)

@@ -698,6 +698,28 @@ except ImportError:  # pragma: no cover - no C compiler at install
     walk_c = None
 COMPILED_WALK: Callable[..., None] | None = None if walk_c is None else walk_c.walk
 FAST_WALK: Callable[..., None] | None = None if os.environ.get("VIGUEUR_NO_C") else COMPILED_WALK
+# and its look-up of the results by leaf (engine._assemble), switched with the walk
+COMPILED_LOOKUP: Callable[..., None] | None = None if walk_c is None else walk_c.lookup
+FAST_LOOKUP: Callable[..., None] | None = None if os.environ.get("VIGUEUR_NO_C") else COMPILED_LOOKUP
+
+
+def take(table: npt.NDArray[Any], leaf: npt.NDArray[Any], out: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``out[r] = table[leaf[r]]``, a leaf past the table's end taking its last item (numpy's ``take``,
+    ``mode="clip"``): in C when the module is there (a fifth to a half of numpy's time for the small tables of the
+    results by leaf, the leaves as uint8), else numpy's. ``table`` is cast to ``out``'s type."""
+    table = np.ascontiguousarray(table, dtype=out.dtype)
+    if (
+        FAST_LOOKUP is not None
+        and len(table)
+        and leaf.dtype in (np.uint8, np.intp)
+        and leaf.flags.c_contiguous
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    ):
+        FAST_LOOKUP(table, leaf, leaf.dtype.itemsize, out)
+    else:
+        np.take(table, leaf, out=out, mode="clip")
+    return out
 
 
 def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: Index) -> Any:

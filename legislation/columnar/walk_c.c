@@ -76,9 +76,60 @@ done:
     return result;
 }
 
+/* lookup(table, leaf, leafsize, out): out[r] = table[leaf[r]], the items of `table` and `out` of one size (1, 2, 4
+ * or 8 bytes), `leaf` of unsigned bytes (leafsize 1) or intp (leafsize 8); a leaf past the table's end takes its last
+ * item (numpy's take, mode="clip"). The columnar engine's results by leaf (engine._assemble): numpy's take costs
+ * ~1.5 ns a row for a table of a few dozen items, this loop a fifth of it. */
+static PyObject *lookup(PyObject *module, PyObject *args) {
+    Py_buffer table, leaf, out;
+    int leafsize;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "y*y*iw*", &table, &leaf, &leafsize, &out)) return NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t n = leafsize > 0 ? leaf.len / leafsize : 0;
+    const Py_ssize_t itemsize = n ? out.len / n : 0;
+    if ((leafsize != 1 && leafsize != 8) || leaf.len % leafsize || out.len != n * itemsize ||
+        (n && itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) || (n && table.len < itemsize) ||
+        (n && table.len % itemsize)) {
+        PyErr_SetString(PyExc_ValueError, "lookup(): a table and an output of one item size, leaves of uint8 or intp");
+        goto done;
+    }
+    if (n == 0) goto ok;
+    const Py_ssize_t last = table.len / itemsize - 1;
+#define LOOKUP(T)                                                                                                  \
+    do {                                                                                                           \
+        const T *from = table.buf;                                                                                 \
+        T *restrict to = out.buf;                                                                                  \
+        if (leafsize == 1) { /* the table made 256 items long (its last repeated): a look-up without a test */    \
+            T full[256];                                                                                           \
+            for (Py_ssize_t k = 0; k < 256; k++) full[k] = from[k > last ? last : k];                              \
+            const uint8_t *restrict at = leaf.buf;                                                                 \
+            for (Py_ssize_t r = 0; r < n; r++) to[r] = full[at[r]];                                                \
+        } else {                                                                                                   \
+            const Py_ssize_t *restrict at = leaf.buf;                                                              \
+            for (Py_ssize_t r = 0; r < n; r++) to[r] = from[at[r] < 0 ? 0 : at[r] > last ? last : at[r]];          \
+        }                                                                                                          \
+    } while (0)
+    switch (itemsize) {
+    case 1: LOOKUP(uint8_t); break;
+    case 2: LOOKUP(uint16_t); break;
+    case 4: LOOKUP(uint32_t); break;
+    default: LOOKUP(uint64_t); break;
+    }
+#undef LOOKUP
+ok:
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&leaf);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"walk", walk, METH_VARARGS,
      "walk(table, states, constant, matrix, itemsize, columns, rows, start, depth, state): see walk_c.c"},
+    {"lookup", lookup, METH_VARARGS, "lookup(table, leaf, leafsize, out): out[r] = table[leaf[r]], see walk_c.c"},
     {NULL, NULL, 0, NULL},
 };
 

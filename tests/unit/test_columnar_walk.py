@@ -67,3 +67,26 @@ def test_the_compiled_walk_refuses_an_index_outside_its_arrays() -> None:
     assert state[:2].tolist() == [1, 1]  # both rows on the leaf
     with pytest.raises(ValueError, match="walk"):  # a matrix of another size than (constant + 1) x columns
         COMPILED(table, states, 1, matrix, 1, 2, rows[:2], start[:2], 5, state[:2])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.int16, np.int32, np.int64])
+@pytest.mark.parametrize("leaf_type", [np.uint8, np.intp])
+def test_the_compiled_lookup_is_numpys_take(dtype: Any, leaf_type: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The results by leaf (engine._assemble through recorded.take): the C look-up gives numpy's ``take`` with
+    ``mode="clip"`` for every item size, a leaf past the table's end (200, 300: clipped to the last item) and a
+    negative intp leaf (clipped to the first) included."""
+    rng = np.random.default_rng(5)
+    table = (np.arange(33, dtype=np.int64) * 7919 - 100_000).astype(dtype)  # 33 distinct items (bool: 0/1)
+    leaf = rng.integers(0, 33, size=10_007).astype(leaf_type)
+    leaf[[0, 5, 10_006]] = [32, 200 if leaf_type is np.uint8 else 300, 0]
+    if leaf_type is np.intp:
+        leaf[7] = -4
+    expected = np.take(table, leaf, mode="clip")
+    assert expected[5] == table[-1] and (leaf_type is np.uint8 or expected[7] == table[0])
+    monkeypatch.setattr(recorded, "FAST_LOOKUP", recorded.COMPILED_LOOKUP)
+    compiled = recorded.take(table, leaf, np.zeros(len(leaf), dtype=dtype))
+    monkeypatch.setattr(recorded, "FAST_LOOKUP", None)
+    plain = recorded.take(table, leaf, np.zeros(len(leaf), dtype=dtype))
+    assert (compiled == expected).all() and (plain == expected).all()
+    with pytest.raises(ValueError, match="lookup"):  # an output of another length than the leaves: refused
+        recorded.COMPILED_LOOKUP(table, leaf.astype(np.uint8), 1, np.zeros(len(leaf) + 1, dtype=dtype))  # type: ignore[misc]
