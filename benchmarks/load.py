@@ -284,6 +284,9 @@ WRK_SCRIPT = r"""
 -- counting the answers of each worker (X-Vigueur-Worker).
 local bodies, index, threads = {}, 0, {}
 counts = {}  -- a global: done() reads each thread's with thread:get("counts")
+-- a paced run (--paced): each connection waits this many ms after an answer before its next request
+local pause = tonumber(os.getenv("VIGUEUR_DELAY_MS") or "0")
+if pause > 0 then function delay() return pause end end
 function setup(thread) table.insert(threads, thread) end
 function init(args)
   for line in io.lines(os.getenv("VIGUEUR_BODIES")) do table.insert(bodies, line) end
@@ -345,11 +348,15 @@ def _integers(doc: dict[str, Any], model: Any) -> dict[str, Any]:
     return doc
 
 
-def wrk_run(port: int, bodies_file: Path, script: Path, connections: int, duration: float) -> dict[str, Any]:
+def wrk_run(
+    port: int, bodies_file: Path, script: Path, connections: int, duration: float, delay_ms: int = 0
+) -> dict[str, Any]:
+    """One wrk run; ``delay_ms`` > 0: each connection waits that long after an answer (a paced run)."""
+    env = os.environ | {"VIGUEUR_BODIES": str(bodies_file), "VIGUEUR_DELAY_MS": str(delay_ms)}
     out = subprocess.run(
         ["wrk", "-t1", f"-c{connections}", f"-d{duration:.0f}s", "--timeout", "10s", "-s", str(script),
          f"http://{HOST}:{port}/v1/calculate"],
-        capture_output=True, text=True, env=os.environ | {"VIGUEUR_BODIES": str(bodies_file)}, check=True,
+        capture_output=True, text=True, env=env, check=True,
     ).stdout  # fmt: skip
     split: dict[str, int] = {}
     figures: list[int] = []
@@ -438,8 +445,14 @@ def calculate_benchmark(
     postgres_url: str,
     client: str = "auto",
     echo: Any = print,
+    paced: dict[int, float] | None = None,
 ) -> list[dict[str, Any]]:
-    """``POST /v1/calculate`` only: per backend and connection count, ``repeat`` runs and their medians."""
+    """``POST /v1/calculate`` only: per backend and connection count, ``repeat`` runs and their medians.
+
+    ``paced`` (connections → requests/s, wrk only): after the saturating runs at that many connections, ``repeat``
+    runs where each connection waits after every answer so that together they send about that rate (the wait: the
+    connections' share of a second less the saturating runs' median latency) — the latency at the target's rate, not
+    at twice it. The rate reached is reported as measured."""
     use_wrk = client == "wrk" or (client == "auto" and shutil.which("wrk") is not None)
     if client == "wrk" and shutil.which("wrk") is None:
         raise SystemExit("wrk is not on the PATH (Debian: apt-get install wrk)")
@@ -471,6 +484,26 @@ def calculate_benchmark(
                             runs.append(run)
                             echo(_calculate_line(backend, n, run), flush=True)
                         summary = _calculate_summary(backend, n, workers, "wrk" if use_wrk else "python", runs)
+                        results.append(summary)
+                        echo(calculate_median_line(summary), flush=True)
+                        rate = (paced or {}).get(n)
+                        if rate is None:
+                            continue
+                        if not use_wrk:
+                            echo(f"  paced runs at {n} connections SKIPPED: they need wrk (apt-get install wrk)")
+                            continue
+                        delay = max(1, int(n * 1000 / rate - summary["p50_ms_median"]))
+                        runs = []
+                        for _ in range(repeat):
+                            load = os.getloadavg()
+                            run = wrk_run(port, bodies_file, script, n, duration, delay)
+                            run["load_average_before"] = [round(x, 2) for x in load]
+                            runs.append(run)
+                            echo(_calculate_line(backend, n, run) + f" (paced: {delay} ms after each answer)")
+                        summary = _calculate_summary(backend, n, workers, "wrk", runs) | {
+                            "paced_target": rate,
+                            "delay_ms": delay,
+                        }
                         results.append(summary)
                         echo(calculate_median_line(summary), flush=True)
                 finally:
@@ -514,8 +547,11 @@ def _calculate_line(backend: str, n: int, run: dict[str, Any]) -> str:
 
 def calculate_median_line(r: dict[str, Any]) -> str:
     share = "/".join(f"{100 * x:.0f}%" for x in r["split_share"])
+    pace = ""
+    if "paced_target" in r:
+        pace = f", paced at ~{r['paced_target']:,.0f} req/s ({r['delay_ms']} ms after each answer)"
     return (
-        f"POST /v1/calculate, {r['backend']}, {r['connections']} keep-alive connections, {r['workers']} workers "
+        f"POST /v1/calculate, {r['backend']}, {r['connections']} keep-alive connections{pace}, {r['workers']} workers "
         f"({r['client']}): median of {len(r['runs'])} runs {r['req_per_s_median']:,.0f} req/s, p50 "
         f"{r['p50_ms_median']:.2f} ms, p99 {r['p99_ms_median']:.2f} ms; split across workers {share}; errors "
         f"{r['errors']}; load average {r['load_average']}"
@@ -535,15 +571,27 @@ def main() -> int:
     parser.add_argument("--calculate", action="store_true", help="POST /v1/calculate only (issue 15)")
     parser.add_argument("--repeat", type=int, default=3, help="--calculate: runs per connection count")
     parser.add_argument("--client", choices=["auto", "wrk", "python"], default="auto", help="--calculate: client")
+    parser.add_argument(
+        "--paced",
+        nargs="*",
+        default=["8=1000"],
+        metavar="CONNECTIONS=RATE",
+        help="--calculate: paced runs after the saturating ones (default 8=1000; none: --paced with no value)",
+    )
     args = parser.parse_args()
     if args.calculate:
         given = {a.split("=")[0] for a in sys.argv[1:]}
         connections = args.connections if "--connections" in given else [8, 32]
         duration = args.duration if "--duration" in given else 10
         print(f"load average {os.getloadavg()}", flush=True)
+        try:
+            paced = {int(k): float(v) for k, v in (item.split("=", 1) for item in args.paced)}
+        except ValueError:
+            parser.error("--paced: CONNECTIONS=RATE, for example 8=1000")
         found = calculate_benchmark(
-            args.backend, connections, duration, args.repeat, args.workers, args.postgres_url, args.client
-        )
+            args.backend, connections, duration, args.repeat, args.workers, args.postgres_url, args.client,
+            paced=paced,
+        )  # fmt: skip
         if args.json:
             args.json.write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
         return 0 if found and all(r["errors"] == 0 for r in found) else 1
