@@ -708,10 +708,9 @@ def _operand(value: Any, wide: bool) -> Any:
 def _failure(exc: Exception) -> str:
     """Why a path fell back, as the report counts it: the exception and its message, and where the calculator's code
     raised it when the message says nothing (« StopIteration » alone: which ``next`` ran out, in which function)."""
-    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if str(exc):
-        return text
-    where = None
+        return f"{type(exc).__name__}: {exc}"
+    text, where = type(exc).__name__, None
     tb = exc.__traceback__
     while tb is not None:  # the innermost frame outside this package: the calculator's or the kit's line
         path = Path(tb.tb_frame.f_code.co_filename).resolve()
