@@ -193,15 +193,20 @@ def _all_met(ctx: Ctx[R], *conditions: Callable[[Ctx[R]], bool]) -> bool:
     A purchase that another condition already excludes is not asked for the facts of the first ones (an
     electric van is not asked its buyer's income to be kept out of the 3°)."""
     pending: MissingFact | None = None
-    for condition in conditions:
-        try:
-            if not condition(ctx):
-                return False
-        except MissingFact as missing:
-            pending = pending or missing
-    if pending is not None:
-        raise pending
-    return True
+    try:
+        for condition in conditions:
+            try:
+                if not condition(ctx):
+                    return False
+            except MissingFact as missing:
+                pending = pending or missing
+        if pending is not None:
+            raise pending
+        return True
+    finally:
+        # the frame let go of the fact: its traceback holds this frame (a reference cycle that kept the callers'
+        # frames, and what they hold, until the cyclic collector came by)
+        del pending
 
 
 def plug_in(ctx: Ctx[R]) -> list[Candidate]:

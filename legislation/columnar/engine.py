@@ -537,12 +537,16 @@ class Columnar:
                     value = np.take(value_of, where)
                     evaluator = Trace(whole, DEFAULTS, len(rows), 0)
                     evaluator.lift_memo, evaluator.lift_tables = self._lift_memo, self._lift_tables
+                    traces.append(([], evaluator, 0, 0))  # closed with the others
                     for k, value_key in enumerate(keys):
                         at = np.flatnonzero(value == k)
                         if len(at):
                             amount[at] = expression(evaluator, value_key, combined.lifts)[at]
         except Exception:  # noqa: BLE001 - a decision or an amount the whole block cannot compute: one by one
             return groups
+        finally:
+            for _, trace, _, _ in traces:
+                trace.close()
         _leaf_codes(result, s, rows, columns, where)
         result.amount[s, rows] = amount
         known = leaf >= 0
@@ -650,6 +654,8 @@ class Columnar:
         except (Stale, Unvectorisable):
             self._explore(result, s, plan, facts, day, rows, key, recording)
             return
+        finally:
+            evaluator.close()
         result.replayed += len(chunk_day) - len(unknown)
         if len(unknown):  # rows that reach a decision side no earlier chunk took: traced (and recorded)
             positions = np.arange(len(day))[rows] if isinstance(rows, slice) else rows
@@ -694,19 +700,22 @@ class Columnar:
             return engine._dispatched(row, decisive, order, dispatch)  # type: ignore[arg-type]
 
         try:
-            leaves = trace.explore(resolve)
-        except TooManyPaths as exc:
-            result.fallback[s, rows] = True
-            result.fallback_reasons[f"{plan.vid}: {exc}"] += len(chunk_day)
-            return
+            try:
+                leaves = trace.explore(resolve)
+            except TooManyPaths as exc:
+                result.fallback[s, rows] = True
+                result.fallback_reasons[f"{plan.vid}: {exc}"] += len(chunk_day)
+                return
+            finally:
+                result.paths += trace.paths
+            if self.record:
+                if recording is None:
+                    recording = self._recordings[key] = Recording(frozenset(trace.concrete))
+                if recording.concrete == trace.concrete:
+                    recording.add(trace)
+            self._assemble(result, s, plan, leaves, rows, everything)
         finally:
-            result.paths += trace.paths
-        if self.record:
-            if recording is None:
-                recording = self._recordings[key] = Recording(frozenset(trace.concrete))
-            if recording.concrete == trace.concrete:
-                recording.add(trace)
-        self._assemble(result, s, plan, leaves, rows, everything)
+            trace.close()
 
     def _assemble_replayed(
         self,
@@ -879,7 +888,9 @@ class Columnar:
             try:
                 found = outcomes(row)
             except InvalidFacts as exc:
-                result.errors[i] = exc
+                # kept without its traceback: its frames (this one's caller holds the result) would make a reference
+                # cycle, and the result's arrays would wait for the cyclic collector instead of going with the result
+                result.errors[i] = exc.with_traceback(None)
                 result.status[:, i] = INVALID
                 result.amount_known[:, i] = False
                 result.fallback[:, i] = True

@@ -284,6 +284,15 @@ class Trace:
         # the same results as sorted arrays (memo's size when built, values, results, kind, bounds), shared likewise
         self.lift_tables: dict[Any, tuple[int, Any, Any, str, int, int, Any]] = {}
 
+    def close(self) -> None:
+        """Let the chunk's values go with the trace: its values (:class:`Sym`) name it, and it keeps them (``cache``),
+        a reference cycle that held the chunk's columns until the cyclic collector came by — the columnar engine
+        pauses it while computing, so a million rows' ~200 MB waited after the call, and the next call paid fresh
+        pages for all of it. The engine closes each trace when its results are stored."""
+        self.cache.clear()
+        self.known.clear()
+        self.reads, self.steps, self.records, self.pending = {}, [], [], []
+
     # -- exploring ---------------------------------------------------------------------------------------------
 
     def explore(self, function: Callable[[Trace], Any]) -> list[tuple[Mask | None, Any]]:
