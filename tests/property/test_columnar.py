@@ -281,13 +281,28 @@ def test_a_chunk_with_too_many_paths_per_row_goes_to_the_row_engine_and_is_repor
     rows, _ = _generated(11, 20)
     engine = Engine(CATALOGUE)
     runner = Columnar(CATALOGUE, engine)
-    runner.rows_per_path, runner.min_paths = 10**6, 3  # past 3 paths in a chunk: its other rows to the row engine
+    runner.path_limit = 3  # past 3 paths in a chunk: its other rows to the row engine
     result = runner.compute(_columns(rows))
     assert any("more than 3 paths" in reason for reason in result.fallback_reasons), result.fallback_reasons
     decided = result.requested & ~result.fallback
     assert 0 < decided.sum() < result.results  # the 3 paths found are kept, the rest is computed row by row
     for i, row in enumerate(rows):
         assert _columnar(result, i) == _row_engine(engine, row)
+
+
+def test_the_rows_per_path_ratio_leaves_rows_to_the_row_engine_only_when_the_paths_are_not_recorded() -> None:
+    """A recorded path is traced once and replayed after (and `vigueur batch` keeps it for its later runs): the ratio
+    of rows per path that hands a chunk's other rows to the row engine is for traces not recorded."""
+    rows, _ = _generated(11, 20)
+    engine = Engine(CATALOGUE)
+    recorded, forgetful = Columnar(CATALOGUE, engine), Columnar(CATALOGUE, engine)
+    recorded.min_paths = forgetful.min_paths = 1  # the ratio alone: one path per 6 rows of a chunk
+    forgetful.record = False
+    kept, lost = recorded.compute(_columns(rows)), forgetful.compute(_columns(rows))
+    assert not any("paths" in reason for reason in kept.fallback_reasons), kept.fallback_reasons
+    assert any("more than" in reason for reason in lost.fallback_reasons), lost.fallback_reasons
+    for i, row in enumerate(rows):
+        assert _columnar(kept, i) == _row_engine(engine, row) == _columnar(lost, i)
 
 
 def test_invalid_dates_are_errors_of_their_row() -> None:
@@ -445,7 +460,7 @@ def test_a_call_leaves_nothing_to_the_cyclic_collector() -> None:
     columns = _columns(rows)
     engine = Engine(CATALOGUE)
     runner = Columnar(CATALOGUE, engine)
-    runner.rows_per_path, runner.min_paths = 10**6, 3  # a chunk's paths past 3: its other rows to the row engine
+    runner.path_limit = 3  # a chunk's paths past 3: its other rows to the row engine
 
     def call() -> None:
         runner.compute(columns)  # the result dropped at once
