@@ -817,26 +817,28 @@ class Columnar:
         # the leaves whose amount is a column, by column: several leaves often end on the same one (the same rate,
         # reached by paths split on an enum), so that their rows are gathered by one mask and added once
         columns: dict[int, list[Any]] = {}
-        for j, (mask, outcome) in enumerate(leaves):
-            if j and mask is not None:  # the masks are disjoint: a leaf number is a sum
-                if small:
-                    np.add(leaf, mask.view(np.uint8) * np.uint8(j), out=leaf)
-                else:
-                    np.copyto(leaf, j, where=mask)
-            elif j:
+        for j, (at, outcome) in enumerate(leaves):  # each leaf's rows (symbolic.Rows: None, a mask or indices)
+            if j and at is None:
                 leaf.fill(j)
+            elif j and at.dtype != np.bool_:
+                leaf[at] = j
+            elif j:  # the masks are disjoint: a leaf number is a sum
+                if small:
+                    np.add(leaf, at.view(np.uint8) * np.uint8(j), out=leaf)
+                else:
+                    np.copyto(leaf, j, where=at)
             if isinstance(outcome, Fallback):
                 fallback[j] = True
-                count = size if mask is None else int(np.count_nonzero(mask))
+                count = size if at is None else len(at) if at.dtype != np.bool_ else int(np.count_nonzero(at))
                 result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += count
                 continue
             value = outcome[2]
             if value is not None and not isinstance(value, int):
                 found = columns.get(id(value))
                 if found is None:
-                    columns[id(value)] = [value, mask]
+                    columns[id(value)] = [value, None if at is None else [at]]
                 elif found[1] is not None:
-                    found[1] = None if mask is None else found[1] | mask
+                    found[1] = None if at is None else [*found[1], at]
                 value_code = 0
             else:
                 value_code = value or 0
@@ -967,9 +969,19 @@ def _amounts(columns: dict[int, list[Any]], constants: I64, leaf: Any, out: I64)
     """Each row's amount into ``out`` (int64 zeros): its leaf's number, plus its leaf's column (0 where not known)."""
     if constants.any():  # the leaves whose amount is a number: one table
         take(constants, leaf, out)
-    for value, mask in columns.values():
+    for value, parts in columns.values():  # each leaf's rows (symbolic.Rows), disjoint: no row added twice
         values = value.value
-        np.add(out, values if mask is None else np.multiply(values, mask, dtype=values.dtype), out=out)
+        if parts is None:
+            np.add(out, values, out=out)
+            continue
+        masks = [p for p in parts if p.dtype == np.bool_]
+        if masks:
+            mask = masks[0] if len(masks) == 1 else np.logical_or.reduce(masks)
+            np.add(out, np.multiply(values, mask, dtype=values.dtype), out=out)
+        indices = [p for p in parts if p.dtype != np.bool_]
+        if indices:
+            at = indices[0] if len(indices) == 1 else np.concatenate(indices)
+            out[at] += values[at] if np.ndim(values) else values
     return out
 
 

@@ -305,6 +305,40 @@ def test_the_rows_per_path_ratio_leaves_rows_to_the_row_engine_only_when_the_pat
         assert _columnar(kept, i) == _row_engine(engine, row) == _columnar(lost, i)
 
 
+def test_a_chunk_on_one_path_whose_amount_is_a_column() -> None:
+    """Every row of the chunk on one path (its rows: every row, no split), ending on an amount computed from a
+    column: D. 251-7, 1° (2020-06-01), « 27 % du coût d'acquisition toutes taxes comprises [...] dans la limite de
+    7 000 euros si le véhicule est acquis [...] par une personne physique » — costs under 7 000 / 0.27 = 25 925.93 €,
+    so no row reaches the cap. (A path's rows became indices when few, 2026-12-07; a leaf of every row, amount a
+    column, then failed the whole block, which the batch read again row by row.)"""
+    from legislation.enums import Energy, PersonKind
+
+    costs = (10_000_00, 12_345_67, 20_000_00)  # cents
+    rows = [
+        Row(
+            acquisition=Acquisition.PURCHASE,
+            invoice_date=date(2020, 7, 15),
+            schemes=(Scheme.BONUS,),
+            vehicle_category=VehicleCategory.PASSENGER_CAR,
+            vehicle_energy=Energy.ELECTRIC,
+            vehicle_co2_g_per_km=0,
+            vehicle_acquisition_cost=cost,
+            vehicle_previously_registered=False,
+            buyer_person_kind=PersonKind.NATURAL_PERSON,
+        )
+        for cost in costs
+    ]
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    result = runner.compute(_columns(rows))
+    assert result.fallback_count == 0, result.fallback_reasons
+    bonus = result.schemes.index(Scheme.BONUS)
+    # 27 % of each cost: 10 000.00 € → 2 700.00 €; 12 345.67 € → 3 333.3309 → 3 333.33 €; 20 000.00 € → 5 400.00 €
+    assert result.amount[bonus].tolist() == [2_700_00, 3_333_33, 5_400_00]
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(engine, row)
+
+
 def test_invalid_dates_are_errors_of_their_row() -> None:
     columns = {
         "acquisition": np.array(["purchase", "purchase"]),

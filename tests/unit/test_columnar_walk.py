@@ -90,3 +90,36 @@ def test_the_compiled_lookup_is_numpys_take(dtype: Any, leaf_type: Any, monkeypa
     assert (compiled == expected).all() and (plain == expected).all()
     with pytest.raises(ValueError, match="lookup"):  # an output of another length than the leaves: refused
         recorded.COMPILED_LOOKUP(table, leaf.astype(np.uint8), 1, np.zeros(len(leaf) + 1, dtype=dtype))  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 8, 9, 63, 1000, 100_003])
+@pytest.mark.parametrize("share", [0.0, 0.01, 0.3, 1.0])
+def test_the_compiled_indices_are_numpys_flatnonzero(size: int, share: float) -> None:
+    from legislation.columnar import symbolic
+
+    assert symbolic.COMPILED_INDICES is not None
+    mask = np.random.default_rng(size).random(size) < share
+    count = int(np.count_nonzero(mask))
+    out = np.empty(count + 8, dtype=np.intp)
+    assert symbolic.COMPILED_INDICES(mask, out) == count
+    assert out[:count].tolist() == np.flatnonzero(mask).tolist()
+    if count:  # an output too short is refused, never written past
+        with pytest.raises(ValueError, match="too short"):
+            symbolic.COMPILED_INDICES(mask, np.empty(count - 1, dtype=np.intp))
+
+
+@pytest.mark.parametrize("sparse", [1, 10**12])
+def test_a_paths_rows_as_indices_or_as_masks_decide_the_same(sparse: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A path's rows are indices when it holds fewer than one row in SPARSE of the chunk, else a mask
+    (legislation/columnar/symbolic.py, Rows): every path as indices (1: past its first split) and every path as a mask
+    give the row engine's outcomes."""
+    from legislation.columnar import symbolic
+
+    monkeypatch.setattr(symbolic, "SPARSE", sparse)
+    rows, _ = _generated(43, 30)
+    engine = Engine(CATALOGUE)
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path = 0  # every row traced
+    result = runner.compute(_columns(rows))
+    for i, row in enumerate(rows):
+        assert _columnar(result, i) == _row_engine(engine, row)
