@@ -515,8 +515,7 @@ class Explain(Ctx[Award]):
         return self.result(Decimal("0.00"), False, citation_override or self.cite(paragraph), self.text(reason, values))
 
     def not_covered(self, paragraph: str, reason: str, /, **values: Any) -> Award:
-        found = self.result(None, None, self.cite(paragraph), self.text(reason, values))
-        return replace(found, not_covered=True)
+        return self.result(None, None, self.cite(paragraph), self.text(reason, values), not_covered=True)
 
     def missing(self, missing: MissingFact) -> Award:
         """The award of a calculation a missing fact stopped: the amount is not known."""
@@ -535,7 +534,9 @@ class Explain(Ctx[Award]):
     def reworded(self, result: Award, prefix: str) -> Award:
         return replace(result, reason=f"{prefix}{result.reason}")
 
-    def result(self, amount: Decimal | None, eligible: bool | None, citation: str, reason: str) -> Award:
+    def result(
+        self, amount: Decimal | None, eligible: bool | None, citation: str, reason: str, *, not_covered: bool = False
+    ) -> Award:
         return Award(
             version_id=self.version.id,
             amount=amount,
@@ -546,6 +547,7 @@ class Explain(Ctx[Award]):
             assumptions=tuple(self.assumptions),
             readings=tuple(self.readings),
             alternatives=tuple(self.alternatives),
+            not_covered=not_covered,
         )
 
 
