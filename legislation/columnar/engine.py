@@ -36,6 +36,7 @@ from legislation.columnar.symbolic import (
     Trace,
     Unvectorisable,
     lift_table,
+    rows_count,
 )
 from legislation.enums import Acquisition, Scheme
 from legislation.errors import InvalidFacts
@@ -815,7 +816,8 @@ class Columnar:
         tables = np.zeros((7, len(leaves)), dtype=np.int64)  # status, known, eligible, version, kept, paragraph, amount
         fallback = np.zeros(len(leaves), dtype=np.bool_)
         # the leaves whose amount is a column, by column: several leaves often end on the same one (the same rate,
-        # reached by paths split on an enum), so that their rows are gathered by one mask and added once
+        # reached by paths split on an enum), so that their rows are added once (their masks joined, their indices
+        # put together: _amounts)
         columns: dict[int, list[Any]] = {}
         for j, (at, outcome) in enumerate(leaves):  # each leaf's rows (symbolic.Rows: None, a mask or indices)
             if j and at is None:
@@ -829,8 +831,7 @@ class Columnar:
                     np.copyto(leaf, j, where=at)
             if isinstance(outcome, Fallback):
                 fallback[j] = True
-                count = size if at is None else len(at) if at.dtype != np.bool_ else int(np.count_nonzero(at))
-                result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += count
+                result.fallback_reasons[f"{plan.vid}: {outcome.reason}"] += rows_count(at, size)
                 continue
             value = outcome[2]
             if value is not None and not isinstance(value, int):

@@ -780,6 +780,13 @@ def lift_table(memo: Mapping[int, tuple[int, str | None]]) -> tuple[int, Array, 
     )
 
 
+def rows_count(rows: Rows | None, size: int) -> int:
+    """How many rows a path holds (:data:`Rows`; ``size``: the chunk's, for None)."""
+    if rows is None:
+        return size
+    return len(rows) if rows.dtype != np.bool_ else int(np.count_nonzero(rows))
+
+
 def _on(rows: Rows | None, condition: Mask) -> Mask:
     """A condition (a mask over the chunk) on a path's rows: over the chunk (its rows None or a mask), or over the
     rows' indices."""
