@@ -35,6 +35,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -350,6 +351,7 @@ def batch_run(source: Path, target: Path, extra: list[str], cache: Path | None =
     # Python's default: the modules' bytecode written once and read after (a sandbox may set this off; measured, it
     # costs a run ~0.1 s of compiling vigueur's modules from source)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(
         [VIGUEUR, "batch", str(source), "--out", str(target), *extra], stderr=subprocess.PIPE, text=True, env=env
@@ -358,12 +360,16 @@ def batch_run(source: Path, target: Path, extra: list[str], cache: Path | None =
     memory.start()
     _, stderr = process.communicate()
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # (its workers included: waited for by the run)
     memory.stop.set()
     memory.join()
     if process.returncode not in (0, 1):
         raise RuntimeError(f"vigueur batch failed ({process.returncode}): {stderr}")
     return {
         "seconds": elapsed,
+        # the CPU time of the run's processes, user and system: what the run cost the machine whatever the other
+        # tenants took (its wall time on two cores is at least half of it)
+        "cpu_seconds": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
         "peak_rss_total": memory.peak_total,
         "peak_rss_largest": memory.peak_single,
         "summary": stderr.strip().splitlines()[0] if stderr.strip() else "",
@@ -433,6 +439,7 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
         "cold_summary": cold["summary"],
         "seconds_median": seconds,
         "seconds_runs": [t["seconds"] for t in timings],
+        "cpu_seconds_median": statistics.median(t["cpu_seconds"] for t in timings),
         "rows_per_s": count / seconds,
         "peak_rss_total": max(t["peak_rss_total"] for t in timings),
         "peak_rss_largest": max(t["peak_rss_largest"] for t in timings),
@@ -443,6 +450,7 @@ def end_to_end(count: int, runs: int, workdir: Path) -> dict[str, Any]:
                 "row_groups": pq.ParquetFile(parquets[layout]).metadata.num_row_groups,
                 "seconds_median": statistics.median(t["seconds"] for t in found),
                 "seconds_runs": [t["seconds"] for t in found],
+                "cpu_seconds_median": statistics.median(t["cpu_seconds"] for t in found),
                 "peak_rss_total": max(t["peak_rss_total"] for t in found),
                 "summary": found[-1]["summary"],
             }
@@ -595,14 +603,16 @@ def _print_batch(r: dict[str, Any]) -> None:
     )
     print(
         f"  CSV → CSV, warm   median {r['seconds_median']:.2f} s over {[round(x, 2) for x in r['seconds_runs']]} → "
-        f"{r['rows_per_s']:,.0f} rows/s; peak RSS of the process tree {r['peak_rss_total'] / mb:.0f} MB "
+        f"{r['rows_per_s']:,.0f} rows/s; CPU {r['cpu_seconds_median']:.2f} s (user and system, every process of "
+        f"the run; median); peak RSS of the process tree {r['peak_rss_total'] / mb:.0f} MB "
         f"(largest process {r['peak_rss_largest'] / mb:.0f} MB; on {r['tenth_rows']:,} rows: "
         f"{r['tenth_peak_rss_total'] / mb:.0f} MB)"
     )
     for found in r["parquet"].values():
         print(
             f"  Parquet → Parquet, warm median {found['seconds_median']:.2f} s over "
-            f"{[round(x, 2) for x in found['seconds_runs']]}; peak RSS {found['peak_rss_total'] / mb:.0f} MB — "
+            f"{[round(x, 2) for x in found['seconds_runs']]}; CPU {found['cpu_seconds_median']:.2f} s; "
+            f"peak RSS {found['peak_rss_total'] / mb:.0f} MB — "
             f"{found['layout']} ({found['row_groups']} row group{'s' if found['row_groups'] != 1 else ''}, "
             f"{found['bytes'] / mb:.0f} MB)"
         )
