@@ -93,7 +93,7 @@ class Timeline:
 class Catalogue:
     """Every version on file, with one timeline per scheme of its amounts texts."""
 
-    __slots__ = ("versions", "timelines")
+    __slots__ = ("versions", "timelines", "_deadline_texts")
 
     def __init__(self, versions: Iterable[Version], gaps: Iterable[Gap] = ()) -> None:
         self.versions: dict[str, Version] = {v.id: v for v in versions}
@@ -103,6 +103,14 @@ class Catalogue:
                 scheme,
                 (v for v in self.versions.values() if v.scheme is scheme and v.role in TIMELINE_ROLES),
                 (g for g in gap_list if g.scheme is scheme),
+            )
+            for scheme in Scheme
+        }
+        # the texts that set a claim deadline, by scheme, in the catalogue's order (claim_deadline_text: a few, not
+        # every version, looked at for each answer)
+        self._deadline_texts: dict[Scheme, tuple[Version, ...]] = {
+            scheme: tuple(
+                v for v in self.versions.values() if v.claim_deadline_months is not None and v.scheme in (None, scheme)
             )
             for scheme in Scheme
         }
@@ -122,7 +130,4 @@ class Catalogue:
 
     def claim_deadline_text(self, scheme: Scheme, day: date) -> Version | None:
         """The management text in force on ``day`` that sets the claim deadline for ``scheme``."""
-        for v in self.versions.values():
-            if v.claim_deadline_months is not None and v.is_in_force(day) and v.scheme in (None, scheme):
-                return v
-        return None
+        return next((v for v in self._deadline_texts[scheme] if v.is_in_force(day)), None)

@@ -24,11 +24,13 @@ Both compute with the same integers, so they cannot disagree on an amount. Round
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections import namedtuple
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 from legislation.award import Award, Reading, Step
@@ -368,8 +370,8 @@ class DeclaredFacts:
     """A row that lets a calculator read only the facts its ``FACTS`` declares (the explaining context uses it,
     so that every explained answer proves the declaration; the lean context reads the row itself).
 
-    :func:`declared_facts` makes one slotted subclass per declaration, holding the declared facts only: reading
-    one is a plain attribute read; reading another ends in :meth:`__getattr__`, which names it."""
+    :func:`declared_facts` makes one subclass per declaration, holding the declared facts only — a named tuple of
+    them: reading one is a plain attribute read; reading another ends in :meth:`__getattr__`, which names it."""
 
     __slots__ = ()
     calculator = ""
@@ -379,20 +381,25 @@ class DeclaredFacts:
 
 
 @lru_cache(maxsize=256)
-def declared_facts(allowed: frozenset[str], calculator: str) -> type[DeclaredFacts]:
-    """The class of the rows a calculator with these declared facts sees."""
+def declared_facts(allowed: frozenset[str], calculator: str) -> tuple[type[DeclaredFacts], Callable[[Row], Any]]:
+    """The class of the rows a calculator with these declared facts sees, and the reading of those facts off a row
+    (one call: their values in the class's order). The class is a named tuple of the facts, not a slotted object
+    set one attribute at a time (measured: ``vigueur batch --reasons``, whose every explained result is restricted,
+    ~6 µs -> ~1 µs a result)."""
     names = tuple(sorted(allowed))
-    return type("DeclaredFacts", (DeclaredFacts,), {"__slots__": names, "calculator": calculator})
+    kind = type(
+        "DeclaredFacts",
+        (namedtuple("Facts", names), DeclaredFacts),  # noqa: PYI024 - a class made at run time, per declaration
+        {"__slots__": (), "calculator": calculator},
+    )
+    read = attrgetter(*names)
+    return kind, (read if len(names) > 1 else lambda row: (read(row),))
 
 
 def restrict(row: Row, allowed: frozenset[str], calculator: str) -> DeclaredFacts:
     """The row's declared facts, as the explaining context hands them to the calculator."""
-    kind = declared_facts(allowed, calculator)
-    facts = kind()
-    names: tuple[str, ...] = kind.__slots__
-    for name in names:
-        setattr(facts, name, getattr(row, name))
-    return facts
+    kind, read = declared_facts(allowed, calculator)
+    return tuple.__new__(kind, read(row))  # type: ignore[type-var]
 
 
 class UndeclaredFact(AttributeError):
