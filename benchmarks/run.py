@@ -367,8 +367,8 @@ def batch_run(source: Path, target: Path, extra: list[str], cache: Path | None =
         raise RuntimeError(f"vigueur batch failed ({process.returncode}): {stderr}")
     return {
         "seconds": elapsed,
-        # the CPU time of the run's processes, user and system: what the run cost the machine whatever the other
-        # tenants took (its wall time on two cores is at least half of it)
+        # the CPU time of the run's processes, user and system (its wall time on two cores is at least half of it);
+        # less moved by the machine's other tenants than the wall time, not unmoved (shared caches and cores)
         "cpu_seconds": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
         "peak_rss_total": memory.peak_total,
         "peak_rss_largest": memory.peak_single,
