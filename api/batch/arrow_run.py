@@ -105,15 +105,17 @@ class RowGroups:
         """The row groups; the columns read as codes (:func:`arrow_read.by_codes`) read as their dictionaries, not as
         the texts of every cell, and the file's metadata read once per process (measured on 1 000 000 rows in row
         groups of 4 500: the reading 1.21 -> 0.89 CPU-s, the conversion 0.63 -> 0.43; the run 3.31 -> 3.15 s)."""
-        stated = os.stat(self.path)
-        key = (self.path, stated.st_ino, stated.st_size, stated.st_mtime_ns)  # (a file rewritten: read again)
+        key = _file_key(self.path)  # (a file rewritten: read again)
         found = _PARQUET_FILES.get(key)
         if found is None:
             import pyarrow.parquet as pq
 
-            plain = pq.ParquetFile(self.path)  # (its metadata, parsed once, given to the file read by codes)
-            codes = dictionary_columns(plain.schema_arrow.names)
-            found = pq.ParquetFile(self.path, metadata=plain.metadata, read_dictionary=codes)
+            # its metadata parsed once: by the parent that forked this worker (parquet_metadata), else here
+            metadata = _PARQUET_METADATA.get(key)
+            if metadata is None:
+                metadata = pq.ParquetFile(self.path).metadata
+            codes = dictionary_columns(metadata.schema.names)
+            found = pq.ParquetFile(self.path, metadata=metadata, read_dictionary=codes)
             _PARQUET_FILES.clear()
             _PARQUET_FILES[key] = found
         return found.read_row_groups(list(self.groups), use_threads=False)
@@ -167,6 +169,21 @@ def dictionary_columns(names: list[str]) -> list[str]:
 
 
 _PARQUET_FILES: dict[tuple[str, int, int, int], Any] = {}  # this process's open Parquet file (RowGroups.read)
+_PARQUET_METADATA: dict[tuple[str, int, int, int], Any] = {}  # a file's metadata the parent parsed (parquet_metadata)
+
+
+def _file_key(path: str) -> tuple[str, int, int, int]:
+    stated = os.stat(path)
+    return (path, stated.st_ino, stated.st_size, stated.st_mtime_ns)
+
+
+def parquet_metadata(path: str, metadata: Any) -> None:
+    """A Parquet file's metadata, parsed by this process before it forks the workers that read its row groups
+    (:class:`RowGroups`): they inherit it rather than parse the file's footer again (measured: 17 ms a worker's
+    first block for 225 row groups of 44 columns)."""
+    _PARQUET_METADATA.clear()
+    with contextlib.suppress(OSError):
+        _PARQUET_METADATA[_file_key(path)] = metadata
 
 
 def setup(settings: Settings, catalogue: Any = None) -> None:

@@ -27,7 +27,17 @@ from typing import Annotated, Any, BinaryIO
 import numpy as np
 import typer
 
-from api.batch.arrow_run import LineCounts, Piece, Settings, Span, header_problem, run_pieces, setup, write_piece
+from api.batch.arrow_run import (
+    LineCounts,
+    Piece,
+    Settings,
+    Span,
+    header_problem,
+    parquet_metadata,
+    run_pieces,
+    setup,
+    write_piece,
+)
 from api.batch.results import OUTPUT_COLUMNS, euros
 from api.batch.run import (
     BLOCK_BYTES,
@@ -353,6 +363,7 @@ def _row_groups(reader: Any, path: str, meter: Progress, workers: int) -> Iterat
     sizes = [metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)]
     if any(size > 4 * PARQUET_BATCH_ROWS for size in sizes):
         return None
+    parquet_metadata(path, metadata)  # (forked workers inherit it)
     total = sum(sizes)
     count = max(1, -(-total // (PARQUET_BATCH_ROWS * workers))) * workers  # parts: a multiple of the workers
     ends = np.cumsum(sizes)
