@@ -759,19 +759,24 @@ def _encoded(codes: npt.NDArray[Any], values: pa.Array) -> pa.Array:
     pieces of a Parquet output share one schema), its dictionary the distinct values used, in order: the same
     values give the same bytes whatever the process met before (its memos' order, their values not used here)."""
     codes = codes.astype(np.int64, copy=False)
-    given = codes >= 0
-    used = np.zeros(len(values), dtype=np.bool_)
-    used[codes[given]] = True
+    if len(codes) and int(codes.min()) < -1:  # (not expected: any negative code is null)
+        codes = np.maximum(codes, -1)
+    # a code -1 indexes the last slot of ``used`` and ``renumbered``: no mask of the given codes, no copy of them
+    # (measured on 130 000 records, 300 values: 1.6 -> 0.4-0.6 ms a column, the same arrays)
+    used = np.zeros(len(values) + 1, dtype=np.bool_)
+    used[codes] = True
+    used = used[:-1]
     if values.null_count:  # a code at a null value: null (the Parquet writer refuses null in a dictionary)
         used &= np.asarray(values.is_valid())
     kept = np.flatnonzero(used)
     kept_values = values.take(pa.array(kept))
     distinct = kept_values.unique()
     distinct = distinct.take(pc.sort_indices(distinct))
-    renumbered = np.full(len(values) + 1, -1, dtype=np.int64)  # (the last: codes -1 and codes at null values)
+    renumbered = np.full(len(values) + 1, -1, dtype=np.int32)  # (the last: codes -1 and codes at null values)
     renumbered[kept] = np.asarray(pc.index_in(kept_values, value_set=distinct))
-    indices = renumbered[np.where(given, codes, len(values))]
-    return pa.DictionaryArray.from_arrays(pa.array(indices.astype(np.int32), mask=indices < 0), distinct)
+    indices = renumbered[codes]
+    null = indices < 0
+    return pa.DictionaryArray.from_arrays(pa.array(indices, mask=null if null.any() else None), distinct)
 
 
 def _decode(codes: npt.NDArray[Any], values: pa.Array) -> pa.Array:

@@ -141,6 +141,9 @@ def test_a_parquet_column_of_codes_is_written_as_the_distinct_values_used_in_ord
     assert again.equals(encoded)
     empty = _encoded(np.array([-1, -1]), pa.array([], pa.string()))
     assert empty.type == encoded.type and empty.to_pylist() == [None, None]
+    # any negative code is null (a code -1 is looked up in a last slot: -2 must not reach the last value)
+    assert _encoded(np.array([-2, 5, -1, 0]), values).to_pylist() == [None, "mid", None, "zeta"]
+    assert _encoded(np.array([], dtype=np.int64), values).to_pylist() == []
 
 
 def test_deadlines_and_provenances_are_those_of_their_keys_inside_the_tables_and_out(catalogue: Catalogue) -> None:
