@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from legislation.calculators.kit import Outcome
+from legislation.columnar import recorded
 from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
 from legislation.columnar.recorded import (
     Combined,
@@ -21,6 +22,8 @@ from legislation.columnar.recorded import (
     Stale,
     codes,
     combine,
+    decide,
+    decisions,
     expression,
     leaf_value,
     replay,
@@ -506,31 +509,50 @@ class Columnar:
         if combined is None or combined.signature != signature(recordings):
             registry = self._registries.setdefault(key, Registry())
             combined = self._combined[key] = combine(recordings, registry)
-        # the rows replayed, by version (each version's rows in order): a version's rows are a slice of the block's
-        # columns gathered once in that order, and each decision is computed on the slice of the versions that make it
-        rows = np.concatenate([r for _, r in parts]) if len(parts) > 1 else parts[0][1]
-        counts = [len(r) for _, r in parts]
-        stops = np.cumsum(counts)
-        starts = stops - counts
-        start = np.repeat(np.array([combined.base[index[v]] + 1 for v, _ in parts], dtype=np.intp), counts)
-        everything = len(rows) == n and bool((rows[1:] > rows[:-1]).all()) if len(rows) else False
+        compiled = decisions(combined) if recorded.FAST_DECIDE is not None else None
+        traces: list[tuple[list[int], Trace, int, int]] = []
+        if compiled is not None:
+            # each decision computed in C for the rows that reach it (recorded.decide): the rows in the block's order,
+            # no column gathered but for the amounts' expressions (a few)
+            start_of = np.full(n, -1, dtype=np.intp)
+            for v, part_rows in parts:
+                start_of[part_rows] = combined.base[index[v]] + 1
+            rows = np.flatnonzero(start_of >= 0)
+            start = start_of[rows]
+            everything = len(rows) == n
+        else:
+            # the rows replayed, by version (each version's rows in order): a version's rows are a slice of the
+            # block's columns gathered once in that order, and each decision is computed on the slice of the versions
+            # that make it
+            rows = np.concatenate([r for _, r in parts]) if len(parts) > 1 else parts[0][1]
+            counts = [len(r) for _, r in parts]
+            stops = np.cumsum(counts)
+            starts = stops - counts
+            start = np.repeat(np.array([combined.base[index[v]] + 1 for v, _ in parts], dtype=np.intp), counts)
+            everything = len(rows) == n and bool((rows[1:] > rows[:-1]).all()) if len(rows) else False
         whole = _Chunk(facts, None if everything else rows)
         whole.taken["_day"] = Column("_day", "date", day if everything else day[rows], None)
-        uses = combined.users[:, [index[v] for v, _ in parts]]
-        needed = np.flatnonzero(uses.any(axis=1))
-        first = np.argmax(uses[needed], axis=1)
-        last = uses.shape[1] - 1 - np.argmax(uses[needed, ::-1], axis=1)
-        spans: dict[tuple[int, int], list[int]] = {}
-        for r, lo, hi in zip(needed.tolist(), starts[first].tolist(), stops[last].tolist(), strict=True):
-            spans.setdefault((lo, hi), []).append(r)
-        traces = []
-        for (lo, hi), recipes in spans.items():
-            evaluator = Trace(_Chunk(whole, slice(lo, hi)), DEFAULTS, hi - lo, 0)
-            evaluator.lift_memo, evaluator.lift_tables = self._lift_memo, self._lift_tables
-            traces.append((recipes, evaluator, lo, hi))
+        if compiled is None:
+            uses = combined.users[:, [index[v] for v, _ in parts]]
+            needed = np.flatnonzero(uses.any(axis=1))
+            first = np.argmax(uses[needed], axis=1)
+            last = uses.shape[1] - 1 - np.argmax(uses[needed, ::-1], axis=1)
+            spans: dict[tuple[int, int], list[int]] = {}
+            for r, lo, hi in zip(needed.tolist(), starts[first].tolist(), stops[last].tolist(), strict=True):
+                spans.setdefault((lo, hi), []).append(r)
+            for (lo, hi), recipes in spans.items():
+                evaluator = Trace(_Chunk(whole, slice(lo, hi)), DEFAULTS, hi - lo, 0)
+                evaluator.lift_memo, evaluator.lift_tables = self._lift_memo, self._lift_tables
+                traces.append((recipes, evaluator, lo, hi))
         try:
             with np.errstate(all="ignore"):
-                leaf = walk(combined, codes(combined, len(rows), traces), np.arange(len(rows)), start)
+                if compiled is not None:
+                    block = _WithDay(facts, Column("_day", "date", day, None))
+                    leaf = decide(combined, compiled, block, rows, start, self._lift_memo, self._lift_tables)
+                    if compiled.lifts and (leaf < 0).any():
+                        leaf = self._with_lifted(combined, compiled, block, rows, start, leaf)
+                else:
+                    leaf = walk(combined, codes(combined, len(rows), traces), np.arange(len(rows)), start)
                 vids = [plan.plans[v].vid for v in sorted(index, key=index.__getitem__)]
                 found = self._combined_leaves(combined, recordings, vids, self._registries[key])
                 columns, constants, fallback, value_of, reasons, keys = found
@@ -564,10 +586,10 @@ class Columnar:
         result.replayed += decided
         self.combined_blocks += 1
         if decided < len(rows):  # rows that reach a decision side no earlier chunk took: traced (and recorded)
-            done = 0
-            for (v, part), count in zip(parts, counts, strict=True):
-                unknown = ~known[done : done + count]
-                done += count
+            known_of = np.zeros(n, dtype=np.bool_)
+            known_of[rows] = known
+            for v, part in parts:
+                unknown = ~known_of[part]
                 if unknown.any():
                     fresh = part[unknown]
                     result.fallback[s, fresh] = False
@@ -576,6 +598,30 @@ class Columnar:
                     key_of = (s, version_plan.vid, facts_key)
                     self._explore(result, s, version_plan, facts, day, fresh, key_of, recording)
         return others
+
+    def _with_lifted(
+        self, combined: Combined, compiled: Any, block: Mapping[str, Column], rows: Any, start: Any, leaf: Any
+    ) -> Any:
+        """The rows no recorded path decided, decided again once the lifted functions their decisions read have been
+        computed for their values (the C decisions only look them up: a value never met is « not held »): by the
+        trace's own :meth:`~legislation.columnar.symbolic.Trace.lift`, as the codes computed by numpy do."""
+        unknown = np.flatnonzero(leaf < 0)
+        trace = Trace(_Chunk(block, rows[unknown]), DEFAULTS, len(unknown), 0)
+        trace.lift_memo, trace.lift_tables = self._lift_memo, self._lift_tables
+        try:
+            with np.errstate(all="ignore"):
+                for key in compiled.lifts:
+                    try:
+                        expression(trace, key, combined.lifts)
+                    except (Stale, Unvectorisable):
+                        continue  # (not computable on these rows: they are traced)
+        finally:
+            trace.close()
+        leaf = leaf.copy()
+        leaf[unknown] = decide(
+            combined, compiled, block, rows[unknown], start[unknown], self._lift_memo, self._lift_tables
+        )
+        return leaf
 
     def _combined_leaves(
         self, combined: Combined, recordings: list[Recording], vids: list[str], registry: Registry
@@ -1052,6 +1098,25 @@ class _Chunk(Mapping[str, Column]):
 
     def __len__(self) -> int:
         return len({**self.facts, **self.taken})
+
+
+class _WithDay(Mapping[str, Column]):
+    """A block's facts and the rows' decisive day (``_day``), read by name without copying the facts."""
+
+    def __init__(self, facts: Mapping[str, Column], day: Column) -> None:
+        self.facts, self.day = facts, day
+
+    def __getitem__(self, name: str) -> Column:
+        return self.day if name == "_day" else self.facts[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.day if name == "_day" else self.facts.get(name, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("_day", *(name for name in self.facts if name != "_day")))
+
+    def __len__(self) -> int:
+        return len(self.facts) + ("_day" not in self.facts)
 
 
 def _take(column: Column, rows: Any) -> Column:

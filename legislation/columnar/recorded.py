@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from legislation.columnar.columns import FACTS
-from legislation.columnar.symbolic import Sym, Trace, Unvectorisable
+from legislation.columnar.symbolic import Sym, Trace, Unvectorisable, lift_table
 
 Index = npt.NDArray[np.intp]
 
@@ -703,6 +703,274 @@ COMPILED_LOOKUP: Callable[..., None] | None = None if walk_c is None else walk_c
 FAST_LOOKUP: Callable[..., None] | None = None if os.environ.get("VIGUEUR_NO_C") else COMPILED_LOOKUP
 
 
+# The decisions computed in C as each row reaches them (walk_c.decide), rather than a matrix of codes computed in numpy
+# for every row beforehand (:func:`codes`) and then walked: a row computes the few decisions its path makes, not every
+# decision of its version's tree, and no column is gathered into the versions' order. Off with VIGUEUR_NO_C, as the
+# walk; the tests (tests/unit/test_columnar_decide.py) pin it to the codes' walk.
+COMPILED_DECIDE: Callable[..., None] | None = None if walk_c is None else walk_c.decide
+FAST_DECIDE: Callable[..., None] | None = None if os.environ.get("VIGUEUR_NO_C") else COMPILED_DECIDE
+
+# walk_c.c's kinds of decision and operations (its enums, in order)
+_TRUTH, _NULL, _MEMBER, _PLAIN, _VALUE, _MISSING, _COMPARE = range(7)
+_OPCODES = {
+    name: k
+    for k, name in enumerate(
+        ("end", "k", "col", "add", "sub", "mul", "floordiv", "mod", "abs", "lt", "le", "gt", "ge", "eq", "ne",
+         "year", "month", "day", "lift", "code")
+    )
+}
+_STACK = 32  # walk_c.c's STACK
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+class Uncompilable(Exception):
+    """A recorded expression the C decisions cannot compute (the block's codes are then computed by numpy)."""
+
+
+@dataclass(slots=True, frozen=True)
+class Decisions:
+    """What each decision of a :class:`Combined` reads, for walk_c.decide: per decision (``recipes``, six int64:
+    kind, column, where its program starts in ``code``, its « not held » slot, where its look-up starts, its length),
+    the programs of the computed ones (``code``: pairs of operation and argument, from the recorded expressions'
+    keys — the trace's operations, one for one), the values a plain or computed value's tree holds (``held``), and
+    the columns and lifted functions they read, by number (``names``, ``lifts``)."""
+
+    recipes: npt.NDArray[np.int64]
+    code: npt.NDArray[np.int64]
+    held: npt.NDArray[np.int64]
+    names: list[str]
+    lifts: list[Any]
+    members: list[tuple[int, str]]  # (decision, fact): the member decisions, whose look-up depends on the column
+
+
+def decisions(combined: Combined) -> Decisions | None:
+    """The combined table's decisions compiled (kept with it); None where one is not compilable."""
+    if "decisions" in combined.extra:
+        kept: Decisions | None = combined.extra["decisions"]
+        return kept
+    found: Decisions | None
+    try:
+        found = _compile_decisions(combined)
+        _nodes(combined)
+    except Uncompilable:
+        found = None
+    combined.extra["decisions"] = found
+    return found
+
+
+def _compile_decisions(combined: Combined) -> Decisions:
+    names: dict[str, int] = {}
+    lifts: dict[Any, int] = {}
+    code: list[int] = []
+    held_parts: list[npt.NDArray[np.int64]] = []
+    held_at = 0
+    recipes = np.zeros((len(combined.recipes), 6), dtype=np.int64)
+    members = []
+    for r, (kind, what) in enumerate(combined.recipes):
+        missing = combined.widths[r] - 1
+        row = recipes[r]
+        row[1], row[3] = -1, missing
+        if kind in ("null", "member", "plain"):
+            row[0] = {"null": _NULL, "member": _MEMBER, "plain": _PLAIN}[kind]
+            row[1] = names.setdefault(what, len(names))
+            if kind == "member":
+                members.append((r, what))
+        elif kind == "bool" and _comparison(what):  # a column against a number: decided without a program
+            name, tag, number = _comparison(what)  # type: ignore[misc]
+            row[0], row[1], row[4], row[5] = _COMPARE, names.setdefault(name, len(names)), number, _OPCODES[tag]
+        else:
+            row[0] = _TRUTH if kind == "bool" else _VALUE
+            row[2] = len(code)
+            _program(what, combined.lifts, names, lifts, code)
+            code.extend((_OPCODES["end"], 0))
+        if kind in ("plain", "int"):
+            found = combined.held[r]
+            values = np.zeros(0, dtype=np.int64) if found is None else found.astype(np.int64)
+            row[4], row[5] = held_at, len(values)
+            held_parts.append(values)
+            held_at += len(values)
+    return Decisions(
+        recipes,
+        np.array(code or [0, 0], dtype=np.int64),
+        np.concatenate(held_parts) if held_parts else np.zeros(0, dtype=np.int64),
+        list(names),
+        list(lifts),
+        members,
+    )
+
+
+def _comparison(key: Any) -> tuple[str, str, int] | None:
+    """A comparison of a column with a number — ``(tag, ("col", name), ("k", number))`` —, as (name, tag, number)."""
+    if (
+        isinstance(key, tuple)
+        and len(key) == 3
+        and key[0] in ("lt", "le", "gt", "ge", "eq", "ne")
+        and isinstance(key[1], tuple)
+        and len(key[1]) == 2
+        and key[1][0] == "col"
+        and isinstance(key[2], tuple)
+        and len(key[2]) == 2
+        and key[2][0] == "k"
+        and type(key[2][1]) is int
+        and _INT64[0] <= key[2][1] <= _INT64[1]
+    ):
+        return key[1][1], key[0], key[2][1]
+    return None
+
+
+def _program(key: Any, recording: Recording, names: dict[str, int], lifts: dict[Any, int], code: list[int]) -> int:
+    """Expression ``key``'s operations appended to ``code`` (post-order: its operands first), as :func:`_sym` builds
+    it; returns the values it stacks at most."""
+    if not isinstance(key, tuple) or not key:
+        raise Uncompilable(repr(key))
+    tag = key[0]
+    if tag == "k":
+        value = key[1]
+        if type(value) is not int or not _INT64[0] <= value <= _INT64[1]:
+            raise Uncompilable(repr(key))
+        code.extend((_OPCODES["k"], value))
+        return 1
+    if tag == "col":
+        code.extend((_OPCODES["col"], names.setdefault(key[1], len(names))))
+        return 1
+    if tag == "code":
+        column = names.setdefault(key[1], len(names))
+        code.extend((_OPCODES["code"], (column << 32) | (int(key[2]) & 0xFFFFFFFF)))
+        return 1
+    if tag == "lift":
+        found = recording.lifts.get(key)
+        if found is None:
+            raise Uncompilable(repr(key))
+        operands = [a for k, a in found[1] if k == "sym"]
+        if len(operands) != 1:
+            raise Uncompilable(repr(key))
+        depth = _program(operands[0], recording, names, lifts, code)
+        code.extend((_OPCODES["lift"], lifts.setdefault(key, len(lifts))))
+        return depth
+    if tag in ("year", "month", "day", "abs"):
+        depth = _program(key[1], recording, names, lifts, code)
+        code.extend((_OPCODES[tag], 0))
+        return depth
+    if tag not in _OPCODES or tag in ("end", "lift"):
+        raise Uncompilable(repr(key))
+    depth = max(_program(key[1], recording, names, lifts, code), 1 + _program(key[2], recording, names, lifts, code))
+    if depth > _STACK:
+        raise Uncompilable(repr(key))
+    code.extend((_OPCODES[tag], 0))
+    return depth
+
+
+def decide(
+    combined: Combined,
+    found: Decisions,
+    columns: Mapping[str, Any],
+    rows: Index,
+    start: Index,
+    lift_memo: Mapping[Any, Mapping[int, tuple[int, str | None]]],
+    lift_tables: dict[Any, Any],
+) -> npt.NDArray[np.int32]:
+    """Rows ``rows`` of a block (``columns``: its facts by name, :class:`~legislation.columnar.symbolic.Column`)
+    down the combined table from the states ``start``, each decision computed in C when the row reaches it
+    (walk_c.decide): each row's leaf (its number across the recordings; -1: no recorded path decides it — a side no
+    earlier chunk took, or a decision the row cannot compute exactly: traced, as with :func:`codes`)."""
+    assert FAST_DECIDE is not None
+    values: list[npt.NDArray[Any] | None] = []
+    nulls: list[npt.NDArray[Any] | None] = []
+    for name in found.names:
+        column = columns.get(name)
+        if column is None:
+            values.append(None)
+            nulls.append(None)
+            continue
+        values.append(np.ascontiguousarray(column.values))
+        nulls.append(None if column.null is None else np.ascontiguousarray(column.null))
+    recipes = found.recipes
+    lookups: list[npt.NDArray[np.int64]] = []
+    if found.members:
+        recipes = recipes.copy()
+        at = 0
+        for r, name in found.members:
+            column = columns.get(name)
+            labels = combined.labels[r]
+            assert labels is not None
+            lookup = _member_lookup(labels, () if column is None else column.members, combined.widths[r] - 1, np.int64)
+            recipes[r, 4], recipes[r, 5] = at, len(lookup)
+            lookups.append(lookup)
+            at += len(lookup)
+    keys: list[npt.NDArray[np.int64]] = []
+    results: list[npt.NDArray[np.int64]] = []
+    spans: list[int] = []
+    at = 0
+    for key in found.lifts:
+        memo = lift_memo.get(key)
+        table = lift_tables.get(key)
+        if memo and (table is None or table[0] != len(memo)):
+            table = lift_table(memo)
+            if table is not None:
+                lift_tables[key] = table
+        if not memo or table is None or table[3] not in ("date", "int"):
+            spans.extend((at, 0))
+            continue
+        keys.append(table[1])
+        results.append(table[2])
+        spans.extend((at, len(table[1])))
+        at += len(table[1])
+    nodes, place, leaf_at = _nodes(combined)
+    state = np.empty(len(rows), dtype=np.intp)
+    FAST_DECIDE(
+        nodes,
+        len(combined.recipes),
+        recipes,
+        found.code,
+        found.held,
+        np.concatenate(lookups) if lookups else np.zeros(0, dtype=np.int64),
+        np.concatenate(keys).astype(np.int64) if keys else np.zeros(0, dtype=np.int64),
+        np.concatenate(results).astype(np.int64) if results else np.zeros(0, dtype=np.int64),
+        np.array(spans or [0, 0], dtype=np.int64),
+        tuple(values),
+        tuple(nulls),
+        np.ascontiguousarray(rows, dtype=np.intp),
+        place[start],
+        combined.depth,
+        state,
+    )
+    return leaf_at[state]
+
+
+def _nodes(combined: Combined) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.intp], npt.NDArray[np.int32]]:
+    """The combined table as walk_c.decide reads it, kept with it: one int32 array where the state at place p holds
+    its decision at p and the place of its next state for slot c at p + 1 + c (a leaf or UNKNOWN: the constant
+    decision, and itself) — a level one look-up, the table about a third of its size —; each state's place; the
+    leaf at each place (-1: a node, UNKNOWN, or no state's place)."""
+    found: tuple[npt.NDArray[np.int32], npt.NDArray[np.intp], npt.NDArray[np.int32]] | None
+    found = combined.extra.get("nodes")
+    if found is None:
+        width = np.array([*combined.widths, 1], dtype=np.intp)[combined.recipe_of]
+        place = np.zeros(len(width), dtype=np.intp)
+        np.cumsum(width[:-1] + 1, out=place[1:])
+        size = int(place[-1] + width[-1] + 1) if len(width) else 0
+        if size >= 1 << 31:
+            raise Uncompilable("a combined table too big for int32 places")
+        nodes = np.zeros(size, dtype=np.int32)
+        nodes[place] = combined.recipe_of
+        # slot c of state s: the place of table[offset[s] + c]
+        slot_state = np.repeat(np.arange(len(width)), width)
+        slot = np.arange(int(width.sum())) - np.repeat(np.cumsum(width) - width, width)
+        nodes[place[slot_state] + 1 + slot] = place[combined.table[combined.offset[slot_state] + slot]]
+        leaf_at = np.full(size, -1, dtype=np.int32)
+        leaf_at[place] = combined.leaf_of
+        found = combined.extra["nodes"] = (nodes, place, leaf_at)
+    return found
+
+
+def _states(combined: Combined) -> npt.NDArray[np.intp]:
+    """Each state's decision and where its slots start, side by side (one look-up a level), kept with the table."""
+    states = combined.extra.get("walk")
+    if states is None:
+        states = combined.extra["walk"] = np.stack([combined.recipe_of, combined.offset], axis=1).astype(np.intp)
+    return states
+
+
 def take(table: npt.NDArray[Any], leaf: npt.NDArray[Any], out: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """``out[r] = table[leaf[r]]``, a leaf past the table's end taking its last item (numpy's ``take``,
     ``mode="clip"``): in C when the module is there (about half of numpy's time for the small tables of the results
@@ -727,13 +995,10 @@ def walk(combined: Combined, matrix: npt.NDArray[Any], rows: Index, start: Index
     roots): each row's leaf (its number across the recordings; -1: no recorded path decides it). One gather per
     level for every row; every few levels, the rows already on a leaf are set aside."""
     if FAST_WALK is not None and matrix.flags.c_contiguous and matrix.dtype in (np.int8, np.int32):
-        states = combined.extra.get("walk")
-        if states is None:  # each state's decision and where its slots start, side by side (one look-up a level)
-            states = combined.extra["walk"] = np.stack([combined.recipe_of, combined.offset], axis=1).astype(np.intp)
         state = np.empty(len(rows), dtype=np.intp)
         FAST_WALK(
             combined.table,
-            states,
+            _states(combined),
             len(combined.recipes),
             matrix,
             matrix.dtype.itemsize,

@@ -30,6 +30,7 @@ def test_the_compiled_walk_reaches_numpys_leaves(monkeypatch: pytest.MonkeyPatch
 
     results = []
     for walker in (COMPILED, None):
+        monkeypatch.setattr(recorded, "FAST_DECIDE", None)  # the codes computed beforehand, then walked
         monkeypatch.setattr(recorded, "FAST_WALK", walker)
         runner = Columnar(CATALOGUE, engine)
         runner.rows_per_path, runner.rows_per_recorded_path = 0, 0  # every row traced, every recording replayed
