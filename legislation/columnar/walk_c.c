@@ -230,6 +230,19 @@ static inline void civil(int64_t ordinal, int64_t *year, int64_t *month, int64_t
     *year = yoe + era * 400 + (*month <= 2);
 }
 
+/* a comparison's truth (0 or 1); -1: not a comparison */
+static inline int compared(int64_t op, int64_t a, int64_t b) {
+    switch (op) {
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    default: return -1;
+    }
+}
+
 typedef struct {
     const int64_t *code, *lift_keys, *lift_values, *lifts;
     Py_ssize_t ncode, nlift_keys, nlifts;
@@ -316,13 +329,8 @@ static inline int run(const Machine *m, Py_ssize_t pc, Py_ssize_t row, int64_t *
             r = a % b;
             if (r < 0) r += b;
             break;
-        case OP_LT: r = a < b; break;
-        case OP_LE: r = a <= b; break;
-        case OP_GT: r = a > b; break;
-        case OP_GE: r = a >= b; break;
-        case OP_EQ: r = a == b; break;
-        case OP_NE: r = a != b; break;
-        default: return -1;
+        default:
+            if ((r = compared(op, a, b)) < 0) return -1;
         }
         stack[top - 1] = r;
     }
@@ -495,16 +503,7 @@ static PyObject *decide(PyObject *module, PyObject *args) {
                     break;
                 case DECIDE_COMPARE: /* a column against a number: the number, the operation */
                     if (c) {
-                        v = col_value(c, row);
-                        switch (length) {
-                        case OP_LT: slot = v < aux; break;
-                        case OP_LE: slot = v <= aux; break;
-                        case OP_GT: slot = v > aux; break;
-                        case OP_GE: slot = v >= aux; break;
-                        case OP_EQ: slot = v == aux; break;
-                        case OP_NE: slot = v != aux; break;
-                        default: goto outside;
-                        }
+                        if ((slot = compared(length, col_value(c, row), aux)) < 0) goto outside;
                     }
                     break;
                 case DECIDE_PLAIN:

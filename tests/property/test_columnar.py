@@ -51,6 +51,16 @@ def _row_engine(engine: Engine, row: Row) -> list[Outcome] | str:
         return f"{type(exc).__name__}: {exc}"
 
 
+def _replaying(engine: Engine, first: list[Row], later: list[Row]) -> Columnar:
+    """A columnar engine that traced every row of ``first`` then of ``later`` and recorded their paths: its next call
+    on ``later`` replays every row (every recording replayed, however few its paths)."""
+    runner = Columnar(CATALOGUE, engine)
+    runner.rows_per_path, runner.rows_per_recorded_path = 0, 0  # every row traced, every recording replayed
+    runner.compute(_columns(first))
+    runner.compute(_columns(later))
+    return runner
+
+
 def _columnar(result: ColumnarResult, i: int) -> list[Outcome] | str:
     error = result.errors.get(i)
     return f"{type(error).__name__}: {error}" if error is not None else result.outcomes(i)

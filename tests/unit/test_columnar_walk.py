@@ -11,7 +11,7 @@ import pytest
 import legislation.columnar.recorded as recorded
 from legislation.columnar import Columnar
 from legislation.fast import Engine
-from tests.property.test_columnar import CATALOGUE, _columnar, _columns, _generated, _row_engine
+from tests.property.test_columnar import CATALOGUE, _columnar, _columns, _generated, _replaying, _row_engine
 
 COMPILED = recorded.COMPILED_WALK
 pytestmark = pytest.mark.skipif(COMPILED is None, reason="the C module legislation.columnar.walk_c is not built")
@@ -32,10 +32,7 @@ def test_the_compiled_walk_reaches_numpys_leaves(monkeypatch: pytest.MonkeyPatch
     for walker in (COMPILED, None):
         monkeypatch.setattr(recorded, "FAST_DECIDE", None)  # the codes computed beforehand, then walked
         monkeypatch.setattr(recorded, "FAST_WALK", walker)
-        runner = Columnar(CATALOGUE, engine)
-        runner.rows_per_path, runner.rows_per_recorded_path = 0, 0  # every row traced, every recording replayed
-        runner.compute(_columns(first))
-        runner.compute(_columns(later))  # the paths of ``later`` recorded: the next call replays every row
+        runner = _replaying(engine, first, later)
         if walker is not None:
             monkeypatch.setattr("legislation.columnar.engine.walk", kept)
         result = runner.compute(_columns(later))
