@@ -508,8 +508,8 @@ static PyObject *decide(PyObject *module, PyObject *args) {
                     break;
                 case DECIDE_PLAIN:
                     if (c) {
-                        v = c->null && c->null[row] ? CODE_NONE : col_value(c, row);
-                        v = v == CODE_NONE || (v >= CODE_LOW && v <= CODE_HIGH) ? v : CODE_BAD;
+                        v = col_value(c, row);
+                        v = c->null && c->null[row] ? CODE_NONE : v < CODE_LOW || v > CODE_HIGH ? CODE_BAD : v;
                         slot = held_slot(held_values + aux, length, v, missing);
                     }
                     break;

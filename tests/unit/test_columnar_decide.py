@@ -131,6 +131,10 @@ def test_a_plain_value_among_those_the_tree_holds() -> None:
     nodes, recipes, leaves = _one_decision(PLAIN, column=0, aux=0, length=3, width=4)
     got = _decide(nodes, recipes, (values,), (null,), held=held)
     assert got == [leaves[1], leaves[2], leaves[0], leaves[3]]  # 2^40: outside the codes' range, never held
+    # a value given that happens to be the code of « not given »: outside the codes' range, not held (numpy's codes)
+    given = np.array([none], dtype=np.int64)
+    assert _decide(nodes, recipes, (given,), held=held) == [leaves[3]]
+    assert recorded._held_codes(given, None, held, 3).tolist() == [3]
 
 
 def _program(key: Any) -> tuple[Any, list[str]]:
