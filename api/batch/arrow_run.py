@@ -215,10 +215,11 @@ def setup(settings: Settings, catalogue: Any = None) -> None:
 def _fast_walk() -> None:
     """The columnar engine's walk down its recorded trees compiled (:data:`legislation.columnar.recorded.FAST_WALK`,
     legislation/columnar/walk_c.c) unless VIGUEUR_NO_C is set now, numpy's then (measured on a million rows: 0.14 ->
-    0.07 CPU-s)."""
+    0.07 CPU-s); and its decisions computed in C as the rows reach them (``FAST_DECIDE``), numpy's codes then."""
     from legislation.columnar import recorded, symbolic
 
     off = bool(os.environ.get("VIGUEUR_NO_C"))
+    recorded.FAST_DECIDE = None if off else recorded.COMPILED_DECIDE
     recorded.FAST_WALK = None if off else recorded.COMPILED_WALK
     recorded.FAST_LOOKUP = None if off else recorded.COMPILED_LOOKUP
     symbolic.FAST_INDICES = None if off else symbolic.COMPILED_INDICES
