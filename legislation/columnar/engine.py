@@ -17,6 +17,7 @@ from legislation.columnar import recorded
 from legislation.columnar.columns import DEFAULTS, ColumnError, normalise, rows_at
 from legislation.columnar.recorded import (
     Combined,
+    Decisions,
     Recording,
     Registry,
     Stale,
@@ -600,7 +601,7 @@ class Columnar:
         return others
 
     def _with_lifted(
-        self, combined: Combined, compiled: Any, block: Mapping[str, Column], rows: Any, start: Any, leaf: Any
+        self, combined: Combined, compiled: Decisions, block: Mapping[str, Column], rows: Any, start: Any, leaf: Any
     ) -> Any:
         """The rows no recorded path decided, decided again once the lifted functions their decisions read have been
         computed for their values (the C decisions only look them up: a value never met is « not held »): by the

@@ -775,8 +775,8 @@ def _compile_decisions(combined: Combined) -> Decisions:
             row[1] = names.setdefault(what, len(names))
             if kind == "member":
                 members.append((r, what))
-        elif kind == "bool" and _comparison(what):  # a column against a number: decided without a program
-            name, tag, number = _comparison(what)  # type: ignore[misc]
+        elif kind == "bool" and (compared := _comparison(what)) is not None:  # a column against a number: no program
+            name, tag, number = compared
             row[0], row[1], row[4], row[5] = _COMPARE, names.setdefault(name, len(names)), number, _OPCODES[tag]
         else:
             row[0] = _TRUTH if kind == "bool" else _VALUE
@@ -851,7 +851,7 @@ def _program(key: Any, recording: Recording, names: dict[str, int], lifts: dict[
         depth = _program(key[1], recording, names, lifts, code)
         code.extend((_OPCODES[tag], 0))
         return depth
-    if tag not in _OPCODES or tag in ("end", "lift"):
+    if tag not in _OPCODES or tag == "end":
         raise Uncompilable(repr(key))
     depth = max(_program(key[1], recording, names, lifts, code), 1 + _program(key[2], recording, names, lifts, code))
     if depth > _STACK:
